@@ -1,0 +1,56 @@
+/**
+ * Typed domain errors. Domain code throws these with no HTTP in them; `src/api/errors.ts`
+ * maps them to the one JSON error envelope.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The thing asked for does not exist (for this agent). */
+export class NotFound extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("not_found", message, details);
+  }
+}
+
+/** Input that passed schema validation but breaks a rule or limit. `field` names the culprit. */
+export class Invalid extends DomainError {
+  constructor(message: string, details?: Record<string, unknown> & { field?: string }) {
+    super("invalid_request", message, details);
+  }
+}
+
+/** The request conflicts with the current state (e.g. a reflection already running). */
+export class Conflict extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("conflict", message, details);
+  }
+}
+
+/** A feature that needs configuration that is absent (e.g. reflection without an LLM). */
+export class NotConfigured extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("not_configured", message, details);
+  }
+}
+
+/** A dependency (database, Redis, provider) is unreachable; maps to 503. */
+export class Unavailable extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("unavailable", message, details);
+  }
+}
+
+/** A provider answered, but with nothing usable (e.g. an importance reply with no score). Retryable. */
+export class InvalidProviderAnswer extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("invalid_provider_answer", message, details);
+  }
+}
