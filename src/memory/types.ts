@@ -1,0 +1,27 @@
+/** The memory as the domain and the API see it. */
+
+export const MEMORY_KINDS = ["observation", "reflection", "plan"] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+export const ENRICHMENT_STATES = ["pending", "ready", "failed"] as const;
+export type EnrichmentState = (typeof ENRICHMENT_STATES)[number];
+
+export type Memory = {
+  id: string;
+  agentId: string;
+  kind: MemoryKind;
+  description: string;
+  createdAt: string; // ISO 8601
+  lastAccessedAt: string; // ISO 8601
+  importance: number | null; // 1..10, null until scored
+  embeddingModel: string | null; // model of the vector retrieval uses, null until embedded
+  metadata: Record<string, unknown>;
+  citations: string[]; // ids of memories a reflection was drawn from
+  status: { importance: EnrichmentState; embedding: EnrichmentState };
+  errors?: { importance?: string; embedding?: string };
+};
+
+export type ScoredMemory = Memory & {
+  score: number;
+  scores: { recency: number; importance: number; relevance: number };
+};
