@@ -1,0 +1,62 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import { authorizeAgent, requireApiKey } from "./auth";
+import type { AppDeps } from "./deps";
+import type { AppEnv } from "./env";
+import { errorResponse, onError, validationError } from "./errors";
+import { registerEraseAgent } from "./routes/agents/erase";
+import { registerRetrieve } from "./routes/agents/retrieve";
+import { registerAgentStats } from "./routes/agents/stats";
+import { registerHealth } from "./routes/health";
+import { registerCreateMemories } from "./routes/memories/create";
+import { registerDeleteMemory } from "./routes/memories/delete";
+import { registerGetMemory } from "./routes/memories/get";
+import { registerListMemories } from "./routes/memories/list";
+import { registerUpdateMemory } from "./routes/memories/update";
+
+/** Builds the HTTP app: middleware, every route, the OpenAPI document. No I/O happens here. */
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success)
+        return validationError(c, result.error, result.target === "json" ? "body" : result.target);
+    },
+  });
+
+  app.use("*", requestId({ headerName: "x-request-id" }));
+  app.onError(onError(deps.logger));
+  app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${c.req.path}`));
+
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: deps.config.maxBodyBytes,
+      onError: (c) =>
+        errorResponse(c, "payload_too_large", `request body over ${deps.config.maxBodyBytes} bytes`, {
+          limit: deps.config.maxBodyBytes,
+        }),
+    }),
+  );
+  app.use("/v1/*", requireApiKey(deps.config.apiKeys));
+  app.use("/v1/agents/:agentId", authorizeAgent());
+  app.use("/v1/agents/:agentId/*", authorizeAgent());
+
+  registerHealth(app, deps);
+  registerCreateMemories(app, deps);
+  registerListMemories(app, deps);
+  registerGetMemory(app, deps);
+  registerUpdateMemory(app, deps);
+  registerDeleteMemory(app, deps);
+  registerEraseAgent(app, deps);
+  registerAgentStats(app, deps);
+  registerRetrieve(app, deps);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "memstream", version: "1", description: "Long-term memory streams for LLM agents" },
+    security: [{ bearer: [] }],
+  });
+  return app;
+}

@@ -1,0 +1,54 @@
+import { timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import type { ApiKey } from "../config";
+import { AGENT_ID_PATTERN } from "../memory/limits";
+import type { AppEnv } from "./env";
+import { errorResponse } from "./errors";
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Bearer authentication for `/v1`; with no keys configured every request passes. */
+export function requireApiKey(keys: ApiKey[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (keys.length === 0) {
+      c.set("apiKey", { token: "", agentPrefix: null });
+      return next();
+    }
+    const header = c.req.header("authorization") ?? "";
+    const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+    const key = token ? keys.find((k) => sameToken(k.token, token)) : undefined;
+    if (!key) {
+      return errorResponse(c, "unauthorized", "missing or unknown API key: send Authorization: Bearer <key>");
+    }
+    c.set("apiKey", key);
+    return next();
+  };
+}
+
+/**
+ * The one place agent access is decided: the agent id must be well formed and inside the
+ * key's agent prefix (tenant scoping). Every `/v1/agents/{agentId}` route passes through here.
+ */
+export function authorizeAgent(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const agentId = c.req.param("agentId") ?? "";
+    if (!AGENT_ID_PATTERN.test(agentId)) {
+      return errorResponse(
+        c,
+        "invalid_request",
+        "agentId must be 1-200 characters of letters, digits and ._:@/- starting with a letter or digit (URL-encode / as %2F)",
+        { field: "agentId" },
+      );
+    }
+    const prefix = c.get("apiKey")?.agentPrefix;
+    if (prefix && !agentId.startsWith(prefix)) {
+      // 404, not 403: a scoped key cannot even learn whether another tenant's agent exists.
+      return errorResponse(c, "not_found", `agent ${agentId} not found`, { field: "agentId" });
+    }
+    return next();
+  };
+}

@@ -1,0 +1,16 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Config } from "../config";
+import type { Logger } from "../lib/logger";
+import type { MemoryDeps } from "../memory/deps";
+import type { AppEnv } from "./env";
+
+/** Everything the HTTP layer needs, built once in `src/compose.ts`. */
+export type AppDeps = {
+  config: Pick<Config, "apiKeys" | "maxBodyBytes">;
+  logger: Logger;
+  memory: MemoryDeps;
+  /** Readiness: database reachable and migrations applied. */
+  ready(): Promise<{ ok: boolean; checks: Record<string, string> }>;
+};
+
+export type App = OpenAPIHono<AppEnv>;

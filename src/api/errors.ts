@@ -1,0 +1,83 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+import { DomainError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+
+/** The one error envelope every failure uses. */
+export type ErrorBody = {
+  error: { code: string; message: string; requestId: string; details?: Record<string, unknown> };
+};
+
+const STATUS: Record<string, ContentfulStatusCode> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  not_configured: 501,
+  unavailable: 503,
+  invalid_provider_answer: 502,
+};
+
+/** Builds the envelope response. */
+export function errorResponse(
+  c: Context,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  status?: ContentfulStatusCode,
+) {
+  const body: ErrorBody = { error: { code, message, requestId: c.get("requestId") ?? "unknown" } };
+  if (details) body.error.details = details;
+  return c.json(body, status ?? STATUS[code] ?? 500);
+}
+
+/** zod issues → a 400 that names the first offending field (and lists all). */
+export function validationError(c: Context, error: ZodError, where: string) {
+  const issues = error.issues.map((i) => ({
+    field: [where, ...i.path.map(String)].join("."),
+    message: i.message,
+  }));
+  const first = issues[0];
+  const message = first ? `${first.field}: ${first.message}` : `invalid ${where}`;
+  return errorResponse(c, "invalid_request", message, { field: first?.field, issues });
+}
+
+/** True for errors that mean the database (or another dependency) cannot be reached. */
+function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  return (
+    typeof code === "string" &&
+    [
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "ETIMEDOUT",
+      "CONNECT_TIMEOUT",
+      "CONNECTION_CLOSED",
+      "CONNECTION_ENDED",
+      "57P01",
+      "57P03",
+    ].includes(code)
+  );
+}
+
+/** Maps anything thrown in a handler to the envelope; unknown errors log once and hide internals. */
+export function onError(logger: Logger) {
+  return (err: Error, c: Context) => {
+    if (err instanceof DomainError) return errorResponse(c, err.code, err.message, err.details);
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode;
+      const code = status === 413 ? "payload_too_large" : status === 401 ? "unauthorized" : "invalid_request";
+      return errorResponse(c, code, err.message || "bad request", undefined, status);
+    }
+    if (isUnavailable(err)) {
+      logger.warn("dependency unavailable", { requestId: c.get("requestId"), error: String(err) });
+      return errorResponse(c, "unavailable", "the database is unreachable; retry later");
+    }
+    logger.error("unhandled error", { requestId: c.get("requestId"), error: err.stack ?? String(err) });
+    return errorResponse(c, "internal", "internal error", undefined, 500);
+  };
+}

@@ -1,0 +1,19 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { eraseAgent } from "../../../memory/erase-agent";
+import type { App, AppDeps } from "../../deps";
+import { AgentParam, errorResponses, json } from "../../schemas";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/agents/{agentId}",
+  tags: ["agents"],
+  summary: "Erase an agent's whole stream (memories, vectors, reflections)",
+  request: { params: AgentParam },
+  responses: { 200: json(z.object({ deleted: z.number().int() }), "Erased"), ...errorResponses },
+});
+
+export const registerEraseAgent = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    return c.json(await eraseAgent(deps.memory, agentId), 200);
+  });

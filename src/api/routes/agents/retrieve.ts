@@ -1,0 +1,71 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { LIMITS } from "../../../memory/limits";
+import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
+import type { App, AppDeps } from "../../deps";
+import {
+  AgentParam,
+  errorResponses,
+  IsoTime,
+  json,
+  Kind,
+  MemorySchema,
+  Metadata,
+  ModelId,
+  Vector,
+} from "../../schemas";
+
+const Weight = z.number().min(0).max(100);
+
+const RetrieveBody = z
+  .object({
+    query: z.string().max(LIMITS.queryChars).optional().openapi({ example: "CI is failing on main again" }),
+    queryEmbedding: Vector.optional(),
+    embeddingModel: ModelId.optional(),
+    k: z.number().int().min(1).max(LIMITS.maxK).default(RETRIEVE_DEFAULTS.k),
+    weights: z
+      .object({ recency: Weight.optional(), importance: Weight.optional(), relevance: Weight.optional() })
+      .strict()
+      .optional(),
+    decay: z.number().gt(0).max(1).default(RETRIEVE_DEFAULTS.decay),
+    now: IsoTime.optional(),
+    touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
+    kinds: z.array(Kind).min(1).optional(),
+    filters: z
+      .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi("RetrieveRequest");
+
+const Scored = MemorySchema.extend({
+  score: z.number(),
+  scores: z.object({ recency: z.number(), importance: z.number(), relevance: z.number() }),
+}).openapi("ScoredMemory");
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/agents/{agentId}/retrieve",
+  tags: ["retrieval"],
+  summary: "Rank memories by recency, importance and relevance (Generative Agents)",
+  description: [
+    "score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set",
+    "(the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0);",
+    "importance = the 1–10 score; relevance = cosine similarity to the query embedding.",
+    "A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral);",
+    "a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all.",
+    "With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same statement.",
+  ].join(" "),
+  request: {
+    params: AgentParam,
+    body: { required: true, content: { "application/json": { schema: RetrieveBody } } },
+  },
+  responses: { 200: json(z.object({ memories: z.array(Scored) }), "Best first"), ...errorResponses },
+});
+
+export const registerRetrieve = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    const memories = await retrieve(deps.memory, agentId, c.req.valid("json"));
+    return c.json({ memories }, 200);
+  });

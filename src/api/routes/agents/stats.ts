@@ -1,0 +1,32 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { agentStats } from "../../../memory/agent-stats";
+import type { App, AppDeps } from "../../deps";
+import { AgentParam, errorResponses, json } from "../../schemas";
+
+const Counts = z.object({ pending: z.number(), ready: z.number(), failed: z.number() });
+const Stats = z
+  .object({
+    agentId: z.string(),
+    total: z.number(),
+    byKind: z.object({ observation: z.number(), reflection: z.number(), plan: z.number() }),
+    importance: Counts,
+    embedding: Counts,
+    oldest: z.string().nullable(),
+    newest: z.string().nullable(),
+  })
+  .openapi("AgentStats");
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/stats",
+  tags: ["agents"],
+  summary: "Counts by kind and enrichment state, and the time span",
+  request: { params: AgentParam },
+  responses: { 200: json(Stats, "Stats (zeros for an empty stream)"), ...errorResponses },
+});
+
+export const registerAgentStats = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    return c.json(await agentStats(deps.memory, agentId), 200);
+  });

@@ -1,0 +1,20 @@
+import { createRoute } from "@hono/zod-openapi";
+import { deleteMemory } from "../../../memory/delete-memory";
+import type { App, AppDeps } from "../../deps";
+import { errorResponses, MemoryParams } from "../../schemas";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/agents/{agentId}/memories/{id}",
+  tags: ["memories"],
+  summary: "Delete a memory (for good: queued enrichment never brings it back)",
+  request: { params: MemoryParams },
+  responses: { 204: { description: "Deleted" }, ...errorResponses },
+});
+
+export const registerDeleteMemory = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId, id } = c.req.valid("param");
+    await deleteMemory(deps.memory, agentId, id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,19 @@
+import { createRoute } from "@hono/zod-openapi";
+import { getMemory } from "../../../memory/get-memory";
+import type { App, AppDeps } from "../../deps";
+import { errorResponses, json, MemoryParams, MemorySchema } from "../../schemas";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/memories/{id}",
+  tags: ["memories"],
+  summary: "Get one memory",
+  request: { params: MemoryParams },
+  responses: { 200: json(MemorySchema, "The memory"), ...errorResponses },
+});
+
+export const registerGetMemory = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId, id } = c.req.valid("param");
+    return c.json(await getMemory(deps.memory, agentId, id), 200);
+  });

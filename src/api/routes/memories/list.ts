@@ -1,0 +1,55 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { LIMITS } from "../../../memory/limits";
+import { listMemories } from "../../../memory/list-memories";
+import { MEMORY_KINDS } from "../../../memory/types";
+import type { App, AppDeps } from "../../deps";
+import { AgentParam, errorResponses, IsoTime, json, MemorySchema } from "../../schemas";
+
+const Query = z.object({
+  kind: z
+    .string()
+    .optional()
+    .transform((s) => (s ? s.split(",") : undefined))
+    .pipe(z.array(z.enum(MEMORY_KINDS)).optional())
+    .openapi({ description: "Comma-separated kinds", example: "observation,reflection" }),
+  since: IsoTime.optional(),
+  until: IsoTime.optional(),
+  metadata: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (!s) return undefined;
+      try {
+        const v = JSON.parse(s);
+        if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+      } catch {}
+      ctx.addIssue({ code: "custom", message: "metadata must be a JSON object" });
+      return z.NEVER;
+    })
+    .openapi({
+      description: "JSON object; memories whose metadata contains it",
+      example: '{"event":"push"}',
+    }),
+  limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/memories",
+  tags: ["memories"],
+  summary: "List memories, newest first (cursor-paginated)",
+  request: { params: AgentParam, query: Query },
+  responses: {
+    200: json(z.object({ memories: z.array(MemorySchema), nextCursor: z.string().nullable() }), "A page"),
+    ...errorResponses,
+  },
+});
+
+export const registerListMemories = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const page = await listMemories(deps.memory, agentId, { ...q, kinds: q.kind });
+    return c.json(page, 200);
+  });

@@ -1,0 +1,47 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { updateMemory } from "../../../memory/update-memory";
+import type { App, AppDeps } from "../../deps";
+import {
+  Description,
+  errorResponses,
+  Importance,
+  json,
+  Kind,
+  MemoryParams,
+  MemorySchema,
+  Metadata,
+  ModelId,
+  Vector,
+} from "../../schemas";
+
+const Patch = z
+  .object({
+    description: Description.optional(),
+    kind: Kind.optional(),
+    importance: Importance.optional(),
+    embedding: Vector.optional(),
+    embeddingModel: ModelId.optional(),
+    metadata: Metadata.optional().openapi({ description: "Replaces the metadata object as a whole" }),
+  })
+  .strict()
+  .openapi("MemoryPatch");
+
+const route = createRoute({
+  method: "patch",
+  path: "/v1/agents/{agentId}/memories/{id}",
+  tags: ["memories"],
+  summary: "Update a memory",
+  description:
+    "A changed description makes importance and embedding pending again (unless supplied in the same patch).",
+  request: {
+    params: MemoryParams,
+    body: { required: true, content: { "application/json": { schema: Patch } } },
+  },
+  responses: { 200: json(MemorySchema, "The updated memory"), ...errorResponses },
+});
+
+export const registerUpdateMemory = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId, id } = c.req.valid("param");
+    return c.json(await updateMemory(deps.memory, agentId, id, c.req.valid("json")), 200);
+  });

@@ -1,0 +1,110 @@
+import { z } from "@hono/zod-openapi";
+import { LIMITS } from "../memory/limits";
+import { ENRICHMENT_STATES, MEMORY_KINDS } from "../memory/types";
+
+/** Shared OpenAPI schemas; every limit here comes from `LIMITS`. */
+
+export const AgentParam = z.object({
+  agentId: z.string().openapi({
+    param: { name: "agentId", in: "path" },
+    example: "github:acme/api",
+    description: "URL-encode `/` as %2F",
+  }),
+});
+
+export const MemoryParams = AgentParam.extend({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" }, example: "mem_3n8x0q4w7f2k9d1c5b6a" }),
+});
+
+export const Kind = z.enum(MEMORY_KINDS);
+export const IsoTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-22T10:00:00Z" });
+export const Importance = z.number().int().min(1).max(10);
+export const Vector = z
+  .array(z.number())
+  .min(1)
+  .max(LIMITS.maxDimensions, `at most ${LIMITS.maxDimensions} dimensions`);
+export const ModelId = z.string().min(1).max(LIMITS.modelIdChars);
+
+export const Metadata = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (m) => JSON.stringify(m).length <= LIMITS.metadataBytes,
+    `metadata over ${LIMITS.metadataBytes} bytes`,
+  )
+  .openapi({ example: { source: "github", repository: "acme/api" } });
+
+export const Description = z
+  .string()
+  .trim()
+  .min(1, "description must not be empty")
+  .max(LIMITS.descriptionChars, `description over ${LIMITS.descriptionChars} characters`);
+
+export const NewMemory = z
+  .object({
+    description: Description,
+    kind: Kind.optional(),
+    createdAt: IsoTime.optional(),
+    importance: Importance.optional(),
+    embedding: Vector.optional(),
+    embeddingModel: ModelId.optional(),
+    metadata: Metadata.optional(),
+    citations: z.array(z.string().min(1).max(64)).max(100).optional(),
+  })
+  .strict()
+  .openapi("NewMemory");
+
+const State = z.enum(ENRICHMENT_STATES);
+
+export const MemorySchema = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    kind: Kind,
+    description: z.string(),
+    createdAt: z.string(),
+    lastAccessedAt: z.string(),
+    importance: z.number().nullable(),
+    embeddingModel: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    citations: z.array(z.string()),
+    status: z.object({ importance: State, embedding: State }),
+    errors: z.object({ importance: z.string().optional(), embedding: z.string().optional() }).optional(),
+  })
+  .openapi("Memory");
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "invalid_request" }),
+      message: z.string().openapi({ example: "body.description: description must not be empty" }),
+      requestId: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .openapi("Error");
+
+/** Standard error responses every /v1 route documents. */
+export const errorResponses = {
+  400: {
+    description: "Invalid input; `details.field` names the field",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+  401: {
+    description: "Missing or unknown API key",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+  404: {
+    description: "Not found (or outside the key's agent prefix)",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+  503: { description: "Database unreachable", content: { "application/json": { schema: ErrorSchema } } },
+} as const;
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});

@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+/**
+ * All configuration, parsed once at start-up from the environment. Nothing else reads
+ * `process.env`: the parsed `Config` is passed down.
+ */
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const list = z.string().transform((s) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HOST: z.string().default("127.0.0.1"),
+  DATABASE_URL: z.string().url().optional(),
+  MEMSTREAM_DATA_DIR: z.string().default(".memstream/data"),
+  MEMSTREAM_API_KEYS: list.optional(),
+  MEMSTREAM_ALLOW_NO_AUTH: bool.default(false),
+  MEMSTREAM_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  MEMSTREAM_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  REDIS_URL: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  EMBEDDING_PROVIDER: z.enum(["offline", "openai"]).optional(),
+  EMBEDDING_MODEL: z.string().optional(),
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
+  LLM_MODEL: z.string().optional(),
+});
+
+export type ApiKey = {
+  /** The bearer token. */
+  token: string;
+  /** When set, the key may only touch agents whose id starts with this prefix (tenant scoping). */
+  agentPrefix: string | null;
+};
+
+export type Config = {
+  port: number;
+  host: string;
+  /** Null means zero-config mode: embedded PGlite in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
+  apiKeys: ApiKey[];
+  maxBodyBytes: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+  redisUrl: string | null;
+  openai: { baseURL: string; apiKey?: string } | null;
+  embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number };
+  llm: { model: string } | null;
+};
+
+/** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
+export function parseApiKeys(entries: string[]): ApiKey[] {
+  return entries.map((entry) => {
+    const eq = entry.indexOf("=");
+    if (eq === -1) return { token: entry, agentPrefix: null };
+    return { token: entry.slice(0, eq), agentPrefix: entry.slice(eq + 1) };
+  });
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** Parses and checks the environment once; throws with every problem listed. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const apiKeys = parseApiKeys(e.MEMSTREAM_API_KEYS ?? []);
+  if (apiKeys.length === 0 && !LOOPBACK.has(e.HOST) && !e.MEMSTREAM_ALLOW_NO_AUTH) {
+    throw new Error(
+      `Refusing to listen on ${e.HOST} without MEMSTREAM_API_KEYS. Set keys, bind HOST=127.0.0.1, or set MEMSTREAM_ALLOW_NO_AUTH=true.`,
+    );
+  }
+  const openai =
+    e.OPENAI_BASE_URL || e.OPENAI_API_KEY
+      ? { baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY }
+      : null;
+  const embeddingProvider = e.EMBEDDING_PROVIDER ?? (openai && e.EMBEDDING_MODEL ? "openai" : "offline");
+  if (embeddingProvider === "openai" && !openai) {
+    throw new Error("EMBEDDING_PROVIDER=openai needs OPENAI_BASE_URL (and OPENAI_API_KEY for hosted APIs).");
+  }
+  if (embeddingProvider === "openai" && !e.EMBEDDING_MODEL) {
+    throw new Error("EMBEDDING_PROVIDER=openai needs EMBEDDING_MODEL.");
+  }
+  if (e.LLM_MODEL && !openai) throw new Error("LLM_MODEL needs OPENAI_BASE_URL (or OPENAI_API_KEY).");
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL ?? null,
+    dataDir: e.MEMSTREAM_DATA_DIR,
+    apiKeys,
+    maxBodyBytes: e.MEMSTREAM_MAX_BODY_BYTES,
+    logLevel: e.MEMSTREAM_LOG_LEVEL,
+    redisUrl: e.REDIS_URL ?? null,
+    openai,
+    embedding: { provider: embeddingProvider, model: e.EMBEDDING_MODEL, dimensions: e.EMBEDDING_DIMENSIONS },
+    llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
+  };
+}

@@ -1,0 +1,80 @@
+import { mkdirSync } from "node:fs";
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+
+/** The database handle every domain function takes. Same type for Postgres and embedded PGlite. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  /** `postgres` (a server via DATABASE_URL) or `pglite` (embedded, zero-config). */
+  kind: "postgres" | "pglite";
+  /** Runs the migrations in `migrations/` (idempotent, serialized across processes on Postgres). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Opens the configured database: Postgres when a URL is given, else embedded PGlite in `dataDir`. */
+export async function openDatabase(opts: {
+  url: string | null;
+  dataDir: string;
+  poolSize?: number;
+}): Promise<Database> {
+  return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+}
+
+const MIGRATIONS = { migrationsFolder: new URL("../../migrations", import.meta.url).pathname };
+// Any constant works; it only has to be the same in every memstream process.
+const MIGRATION_LOCK = 727_274_001;
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 5 });
+  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    async migrate() {
+      // A one-connection client holds a session-level advisory lock, so an API process and a
+      // worker starting together never apply the same migration twice.
+      const one = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+      try {
+        await one`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
+        await migrate(drizzle(one), MIGRATIONS);
+      } finally {
+        await one.end({ timeout: 5 });
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { vector } = await import("@electric-sql/pglite-pgvector");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  // "memory://" keeps everything in RAM (tests); anything else is a folder on disk.
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir, { extensions: { vector } });
+  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    migrate: async () => {
+      await migrate(drizzle(client), MIGRATIONS);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath. */
+export async function queryRows<T>(db: Pick<Db, "execute">, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  // postgres-js returns an array of rows; PGlite returns `{ rows }`.
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

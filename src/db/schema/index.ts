@@ -1,0 +1,5 @@
+export * from "./agent-settings";
+export * from "./github-deliveries";
+export * from "./memories";
+export * from "./memory-embeddings";
+export * from "./reflection-runs";

@@ -1,0 +1,27 @@
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { memories } from "./memories";
+import { vector } from "./vector";
+
+/**
+ * Vectors, one per (memory, model). Several models can coexist, so switching models is a
+ * backfill while the old vectors keep serving; retrieval reads exactly one model.
+ */
+export const memoryEmbeddings = pgTable(
+  "memory_embeddings",
+  {
+    memoryId: text("memory_id")
+      .notNull()
+      .references(() => memories.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    model: text("model").notNull(),
+    dimensions: integer("dimensions").notNull(),
+    embedding: vector("embedding").notNull(),
+    /** The memory revision this vector was computed from. */
+    revision: integer("revision").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.memoryId, t.model] }),
+    index("memory_embeddings_agent_model_idx").on(t.agentId, t.model),
+  ],
+);

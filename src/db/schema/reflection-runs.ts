@@ -1,0 +1,24 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** One row per reflection run: what triggered it, what it asked, what it stored, what it cost. */
+export const reflectionRuns = pgTable(
+  "reflection_runs",
+  {
+    id: text("id").primaryKey(),
+    agentId: text("agent_id").notNull(),
+    /** `threshold` or `manual` */
+    trigger: text("trigger").notNull(),
+    /** running → succeeded | failed */
+    status: text("status").notNull().default("running"),
+    promptVersion: text("prompt_version"),
+    questions: jsonb("questions").$type<string[]>().notNull().default([]),
+    insightIds: text("insight_ids").array().notNull().default([]),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+    llmCalls: integer("llm_calls").notNull().default(0),
+    error: text("error"),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("reflection_runs_agent_idx").on(t.agentId, t.startedAt.desc())],
+);

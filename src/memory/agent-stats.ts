@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import { queryRows } from "../db/client";
+import type { MemoryDeps } from "./deps";
+import type { EnrichmentState, MEMORY_KINDS } from "./types";
+
+export type AgentStats = {
+  agentId: string;
+  total: number;
+  byKind: Record<(typeof MEMORY_KINDS)[number], number>;
+  importance: Record<EnrichmentState, number>;
+  embedding: Record<EnrichmentState, number>;
+  /** createdAt of the oldest and newest memory; null for an empty stream. */
+  oldest: string | null;
+  newest: string | null;
+};
+
+type Row = {
+  kind: string;
+  imp: string;
+  emb: string;
+  n: number | string;
+  oldest: string | null;
+  newest: string | null;
+};
+
+/** Counts by kind and enrichment state, and the time span, in one grouped query. */
+export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string): Promise<AgentStats> {
+  const rows = await queryRows<Row>(
+    deps.db,
+    sql`SELECT kind, importance_status AS imp, embedding_status AS emb, count(*)::int AS n,
+          to_char(min(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS oldest,
+          to_char(max(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS newest
+        FROM memories WHERE agent_id = ${agentId}
+        GROUP BY kind, importance_status, embedding_status`,
+  );
+  const zero = () => ({ pending: 0, ready: 0, failed: 0 });
+  const stats: AgentStats = {
+    agentId,
+    total: 0,
+    byKind: { observation: 0, reflection: 0, plan: 0 },
+    importance: zero(),
+    embedding: zero(),
+    oldest: null,
+    newest: null,
+  };
+  for (const r of rows) {
+    const n = Number(r.n);
+    stats.total += n;
+    stats.byKind[r.kind as keyof AgentStats["byKind"]] += n;
+    stats.importance[r.imp as EnrichmentState] += n;
+    stats.embedding[r.emb as EnrichmentState] += n;
+    if (r.oldest && (!stats.oldest || r.oldest < stats.oldest)) stats.oldest = r.oldest;
+    if (r.newest && (!stats.newest || r.newest > stats.newest)) stats.newest = r.newest;
+  }
+  return stats;
+}

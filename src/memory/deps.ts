@@ -1,0 +1,25 @@
+import type { Db } from "../db/client";
+import type { Clock, Embedder } from "../providers/types";
+
+/** A memory whose importance or embedding still has to be computed. */
+export type PendingWork = { memoryId: string; agentId: string; revision: number };
+
+/**
+ * Where new pending work is announced. The database row is the source of truth; this only
+ * makes the work start sooner (a lost notification is picked up by the sweep).
+ * Implementations never throw: a write that reached the database has succeeded.
+ */
+export interface EnrichmentNotifier {
+  pending(items: PendingWork[]): Promise<void>;
+}
+
+export const noEnrichment: EnrichmentNotifier = { pending: async () => {} };
+
+/** What the memory domain functions need, built once at composition time. */
+export type MemoryDeps = {
+  db: Db;
+  clock: Clock;
+  /** Embeds query texts, and names the model retrieval uses by default. */
+  embedder: Embedder;
+  enrichment: EnrichmentNotifier;
+};

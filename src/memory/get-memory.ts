@@ -1,0 +1,16 @@
+import { and, eq } from "drizzle-orm";
+import { memories } from "../db/schema";
+import { NotFound } from "../lib/errors";
+import type { MemoryDeps } from "./deps";
+import { toMemory } from "./serialize";
+import type { Memory } from "./types";
+
+/** One memory of one agent; another agent's id is as unknown as a missing one. */
+export async function getMemory(deps: Pick<MemoryDeps, "db">, agentId: string, id: string): Promise<Memory> {
+  const [row] = await deps.db
+    .select()
+    .from(memories)
+    .where(and(eq(memories.agentId, agentId), eq(memories.id, id)));
+  if (!row) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
+  return toMemory(row);
+}

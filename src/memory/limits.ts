@@ -1,0 +1,26 @@
+/**
+ * Every input limit in one place; the API documents them and answers 400/413 naming the limit.
+ */
+export const LIMITS = {
+  /** Characters in one memory's description. */
+  descriptionChars: 8_000,
+  /** Memories in one POST batch. */
+  batchSize: 1_000,
+  /** Results of one retrieve. */
+  maxK: 200,
+  /** Vector length: pgvector's own maximum for the `vector` type. */
+  maxDimensions: 16_000,
+  /** Characters of an agent id. */
+  agentIdChars: 200,
+  /** Characters of an embedding model id. */
+  modelIdChars: 200,
+  /** Size of one memory's metadata object, serialized. */
+  metadataBytes: 16_384,
+  /** Page size of list. */
+  maxPageSize: 500,
+  /** Characters of a retrieve query text. */
+  queryChars: 8_000,
+} as const;
+
+/** Agent ids are caller-chosen, e.g. `github:acme/api` or `npc-42`. */
+export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;

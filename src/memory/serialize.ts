@@ -1,0 +1,47 @@
+import type { MemoryRow } from "../db/schema";
+import type { EnrichmentState, Memory, MemoryKind } from "./types";
+
+/** The columns `toMemory` reads; raw SQL may hand timestamps over as ISO strings. */
+export type MemoryRecord = Pick<
+  MemoryRow,
+  | "id"
+  | "agentId"
+  | "kind"
+  | "description"
+  | "importance"
+  | "importanceStatus"
+  | "importanceError"
+  | "embeddingStatus"
+  | "embeddingError"
+  | "embeddingModel"
+  | "metadata"
+  | "citations"
+> & { createdAt: Date | string; lastAccessedAt: Date | string };
+
+const iso = (v: Date | string) => (typeof v === "string" ? v : v.toISOString());
+
+/** Row → API shape. */
+export function toMemory(r: MemoryRecord): Memory {
+  const memory: Memory = {
+    id: r.id,
+    agentId: r.agentId,
+    kind: r.kind as MemoryKind,
+    description: r.description,
+    createdAt: iso(r.createdAt),
+    lastAccessedAt: iso(r.lastAccessedAt),
+    importance: r.importance,
+    embeddingModel: r.embeddingModel,
+    metadata: r.metadata ?? {},
+    citations: r.citations ?? [],
+    status: {
+      importance: r.importanceStatus as EnrichmentState,
+      embedding: r.embeddingStatus as EnrichmentState,
+    },
+  };
+  if (r.importanceError || r.embeddingError) {
+    memory.errors = {};
+    if (r.importanceError) memory.errors.importance = r.importanceError;
+    if (r.embeddingError) memory.errors.embedding = r.embeddingError;
+  }
+  return memory;
+}

@@ -1,0 +1,96 @@
+import { and, eq, sql } from "drizzle-orm";
+import { memories, memoryEmbeddings } from "../db/schema";
+import { NotFound } from "../lib/errors";
+import { resolveEmbeddingModel } from "./create-memories";
+import type { MemoryDeps } from "./deps";
+import { toMemory } from "./serialize";
+import type { Memory, MemoryKind } from "./types";
+
+export type MemoryPatch = {
+  description?: string;
+  kind?: MemoryKind;
+  importance?: number;
+  embedding?: number[];
+  embeddingModel?: string;
+  /** Replaces the metadata object as a whole. */
+  metadata?: Record<string, unknown>;
+};
+
+/**
+ * Updates a memory. A changed description bumps the revision, so results of enrichment jobs
+ * started for the old text are discarded; its importance and vectors become pending again
+ * unless this same patch supplies them.
+ */
+export async function updateMemory(
+  deps: MemoryDeps,
+  agentId: string,
+  id: string,
+  patch: MemoryPatch,
+): Promise<Memory> {
+  const now = deps.clock.now();
+  const model =
+    patch.embedding && resolveEmbeddingModel(deps, patch.embedding, patch.embeddingModel, "embedding");
+  const result = await deps.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(memories)
+      .where(and(eq(memories.agentId, agentId), eq(memories.id, id)))
+      .for("update");
+    if (!current) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
+    const textChanged = patch.description !== undefined && patch.description !== current.description;
+    const revision = textChanged ? current.revision + 1 : current.revision;
+    const set: Partial<typeof memories.$inferInsert> = { updatedAt: now, revision };
+    if (patch.kind) set.kind = patch.kind;
+    if (patch.metadata) set.metadata = patch.metadata;
+    if (textChanged) {
+      set.description = patch.description;
+      Object.assign(set, {
+        importance: null,
+        importanceStatus: "pending",
+        importanceError: null,
+        importanceSource: null,
+      });
+      Object.assign(set, {
+        embeddingStatus: "pending",
+        embeddingError: null,
+        embeddingModel: null,
+        attempts: 0,
+      });
+      // The old vectors describe the old text; keeping them would rank the memory by stale meaning.
+      await tx.delete(memoryEmbeddings).where(eq(memoryEmbeddings.memoryId, id));
+    }
+    if (patch.importance !== undefined) {
+      Object.assign(set, { importance: patch.importance, importanceStatus: "ready", importanceError: null });
+      set.importanceSource = "caller";
+    }
+    if (patch.embedding && model) {
+      await tx
+        .insert(memoryEmbeddings)
+        .values({
+          memoryId: id,
+          agentId,
+          model,
+          dimensions: patch.embedding.length,
+          embedding: patch.embedding,
+          revision,
+        })
+        .onConflictDoUpdate({
+          target: [memoryEmbeddings.memoryId, memoryEmbeddings.model],
+          set: {
+            embedding: patch.embedding,
+            dimensions: patch.embedding.length,
+            revision,
+            createdAt: sql`now()`,
+          },
+        });
+      Object.assign(set, { embeddingStatus: "ready", embeddingError: null, embeddingModel: model });
+    }
+    const [row] = await tx.update(memories).set(set).where(eq(memories.id, id)).returning();
+    return row;
+  });
+  if (!result) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
+  if (result.importanceStatus === "pending" || result.embeddingStatus === "pending") {
+    await deps.enrichment.pending([{ memoryId: id, agentId, revision: result.revision }]);
+  }
+  return toMemory(result);
+}

@@ -1,0 +1,7 @@
+/** Where the tests find their real services (override with env vars). */
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/memstream_test";
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** A unique suffix per test file run, so files never share agents or queues. */
+export const uniq = (prefix: string) => `${prefix}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
