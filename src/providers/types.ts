@@ -24,7 +24,10 @@ export type ChatResult = { text: string; usage: ChatUsage };
 /** An OpenAI-compatible chat model (OpenAI, Ollama, vLLM, LM Studio, or the test stub). */
 export interface ChatModel {
   readonly modelId: string;
-  complete(messages: ChatMessage[], options?: { temperature?: number; maxTokens?: number }): Promise<ChatResult>;
+  complete(
+    messages: ChatMessage[],
+    options?: { temperature?: number; maxTokens?: number },
+  ): Promise<ChatResult>;
 }
 
 /** Scores how poignant a memory is, 1 (mundane) to 10 (extremely poignant). */
