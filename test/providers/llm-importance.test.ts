@@ -20,7 +20,8 @@ beforeEach(() => {
 });
 
 type ChatBody = { messages: { role: string; content: string }[]; temperature?: number; max_tokens?: number };
-const userPrompt = (i: number) => (stub.requests[i]?.body as ChatBody).messages.at(-1)?.content ?? "";
+const userPrompt = (i: number) =>
+  (stub.requests[i]?.body as ChatBody | undefined)?.messages.at(-1)?.content ?? "";
 
 describe("OpenAI chat against the stub", () => {
   it("returns the reply text and token usage", async () => {

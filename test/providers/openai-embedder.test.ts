@@ -52,10 +52,7 @@ describe("OpenAI embedder against the stub", () => {
     const embedder = createOpenAIEmbedder({ client: client(), model: "stub-embed" });
     const [a, b] = await embedder.embed(["", "   "]);
     expect(a).toEqual(b);
-    expect((stub.requests[0]?.body as { input: string[] }).input).toEqual([
-      EMPTY_TEXT_PLACEHOLDER,
-      EMPTY_TEXT_PLACEHOLDER,
-    ]);
+    expect(stub.requests[0]?.body).toMatchObject({ input: [EMPTY_TEXT_PLACEHOLDER, EMPTY_TEXT_PLACEHOLDER] });
   });
 
   it("retries a 429 after the retry-after the server asked for", async () => {
