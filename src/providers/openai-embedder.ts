@@ -29,6 +29,7 @@ export function createOpenAIEmbedder(opts: OpenAIEmbedderOptions): Embedder {
   let dimensions = opts.dimensions ?? 0;
 
   async function embedBatch(input: string[]): Promise<number[][]> {
+    const what = `embeddings (${opts.model})`;
     let res: OpenAI.CreateEmbeddingResponse;
     try {
       res = await opts.client.embeddings.create({
@@ -39,9 +40,8 @@ export function createOpenAIEmbedder(opts: OpenAIEmbedderOptions): Embedder {
         encoding_format: "float",
       });
     } catch (err) {
-      throw mapOpenAIError(err, `embeddings (${opts.model})`);
+      throw mapOpenAIError(err, what);
     }
-    const what = `embeddings (${opts.model})`;
     // The API documents `index` as the position in the input; order by it rather than trust array order.
     const out = new Array<number[] | undefined>(input.length).fill(undefined);
     for (const d of res.data) {
