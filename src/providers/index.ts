@@ -1,0 +1,53 @@
+import type { ImportanceExamples } from "./importance/examples.js";
+import { createLlmImportanceScorer } from "./importance/llm-scorer.js";
+import { createOfflineImportanceScorer } from "./importance/offline-scorer.js";
+import { createOfflineEmbedder } from "./offline-embedder.js";
+import { createOpenAIChat } from "./openai-chat.js";
+import { createOpenAIClient, type OpenAIClientOptions } from "./openai-client.js";
+import { createOpenAIEmbedder } from "./openai-embedder.js";
+import type { ChatModel, Embedder, ImportanceScorer } from "./types.js";
+
+export type { ImportanceExamples } from "./importance/examples.js";
+export type { ChatModel, Clock, Embedder, ImportanceScorer } from "./types.js";
+
+export type ProvidersConfig = {
+  /** The OpenAI-compatible server; needed when the embedding provider is "openai" or `llm` is set. */
+  openai?: OpenAIClientOptions;
+  embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
+  /** Chat model for importance and reflection; without it importance is offline and reflection is off. */
+  llm?: { model: string };
+  importanceExamples?: ImportanceExamples;
+};
+
+export type Providers = { embedder: Embedder; importance: ImportanceScorer; chat: ChatModel | null };
+
+/** Builds the embedder, importance scorer and chat model the configuration asks for. */
+export async function createProviders(cfg: ProvidersConfig): Promise<Providers> {
+  const needsClient = cfg.embedding.provider === "openai" || cfg.llm !== undefined;
+  if (needsClient && !cfg.openai) {
+    throw new Error("providers: `openai` (base URL) is required for OpenAI embeddings or an LLM");
+  }
+  // One client for both uses, so they share its connection pool and retry settings.
+  const client = needsClient && cfg.openai ? createOpenAIClient(cfg.openai) : null;
+
+  let embedder: Embedder;
+  if (cfg.embedding.provider === "openai") {
+    if (!client || !cfg.embedding.model)
+      throw new Error("providers: OpenAI embeddings need `embedding.model`");
+    embedder = createOpenAIEmbedder({
+      client,
+      model: cfg.embedding.model,
+      ...(cfg.embedding.dimensions === undefined ? {} : { dimensions: cfg.embedding.dimensions }),
+      ...(cfg.embedding.batchSize === undefined ? {} : { maxBatchSize: cfg.embedding.batchSize }),
+    });
+  } else {
+    embedder = await createOfflineEmbedder();
+  }
+
+  const chat = client && cfg.llm ? createOpenAIChat({ client, model: cfg.llm.model }) : null;
+  const examples = cfg.importanceExamples;
+  const importance = chat
+    ? createLlmImportanceScorer({ chat, ...(examples ? { examples } : {}) })
+    : createOfflineImportanceScorer({ embedder, ...(examples ? { examples } : {}) });
+  return { embedder, importance, chat };
+}
