@@ -1,0 +1,33 @@
+/**
+ * The prompt-ready text form of memories. The format is a contract with prompts downstream:
+ * change it only with a test update and a note, since budgets and cached prompts depend on it.
+ */
+import type { Memory } from "../types.js";
+
+/** First line of every non-empty context block. */
+export const CONTEXT_HEADER = "Relevant memories (most relevant first):";
+
+/**
+ * One memory as one line: `- [YYYY-MM-DD HH:MM UTC] (kind) description`. Reflections are marked
+ * `★` and end with `[cites N]`, N the number of memories they rest on. Whitespace in the
+ * description is collapsed so a memory never spans lines.
+ */
+export function formatMemoryLine(m: Memory): string {
+  const text = m.description.replace(/\s+/g, " ").trim();
+  const head = `- [${formatTime(m.createdAt)}] (${m.kind})`;
+  if (m.kind === "reflection") return `${head} ★ ${text} [cites ${m.citations.length}]`;
+  return `${head} ${text}`;
+}
+
+/** The context block: the header, then one line per memory in the given order; "" for no memories. */
+export function formatContext(memories: Memory[]): string {
+  if (memories.length === 0) return "";
+  return [CONTEXT_HEADER, ...memories.map(formatMemoryLine)].join("\n");
+}
+
+/** ISO time as `YYYY-MM-DD HH:MM UTC`, minute precision; an unparsable value is shown as given. */
+function formatTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -1,0 +1,32 @@
+/** Token counting for context budgets, with js-tiktoken's bundled ranks (no network at run time). */
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100k_base from "js-tiktoken/ranks/cl100k_base";
+import o200k_base from "js-tiktoken/ranks/o200k_base";
+
+export const TOKEN_ENCODINGS = ["cl100k_base", "o200k_base"] as const;
+export type TokenEncoding = (typeof TOKEN_ENCODINGS)[number];
+
+/** Counts the tokens of a text. */
+export type TokenCounter = (text: string) => number;
+
+const RANKS = { cl100k_base, o200k_base } as const;
+
+// Building an encoder parses megabytes of ranks; do it once per encoding, on first use.
+const encoders = new Map<TokenEncoding, Tiktoken>();
+
+function encoder(encoding: TokenEncoding): Tiktoken {
+  let enc = encoders.get(encoding);
+  if (!enc) {
+    enc = new Tiktoken(RANKS[encoding]);
+    encoders.set(encoding, enc);
+  }
+  return enc;
+}
+
+/** A counter for `encoding` (o200k_base: GPT-4o family; cl100k_base: GPT-4/3.5 and many embedders). */
+export function createTokenCounter(encoding: TokenEncoding = "o200k_base"): TokenCounter {
+  const enc = encoder(encoding);
+  // No special tokens allowed or disallowed: a memory containing "<|endoftext|>" is counted as
+  // plain text instead of throwing, which is how it reaches the model inside a prompt.
+  return (text) => enc.encode(text, [], []).length;
+}
