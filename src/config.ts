@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
+import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
  * All configuration, parsed once at start-up from the environment. Nothing else reads
@@ -36,6 +38,11 @@ const EnvSchema = z.object({
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
   LLM_MODEL: z.string().optional(),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
+  /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
+  IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
 });
 
 export type ApiKey = {
@@ -56,9 +63,10 @@ export type Config = {
   maxBodyBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   redisUrl: string | null;
-  openai: { baseURL: string; apiKey?: string } | null;
-  embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number };
+  openai: { baseURL: string; apiKey?: string; timeoutMs: number; maxRetries: number } | null;
+  embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
   llm: { model: string } | null;
+  importanceExamples: ImportanceExamples | null;
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -88,7 +96,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const openai =
     e.OPENAI_BASE_URL || e.OPENAI_API_KEY
-      ? { baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: e.OPENAI_API_KEY }
+      ? {
+        baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
+        apiKey: e.OPENAI_API_KEY,
+        timeoutMs: e.OPENAI_TIMEOUT_MS,
+        maxRetries: e.OPENAI_MAX_RETRIES,
+      }
       : null;
   const embeddingProvider = e.EMBEDDING_PROVIDER ?? (openai && e.EMBEDDING_MODEL ? "openai" : "offline");
   if (embeddingProvider === "openai" && !openai) {
@@ -108,7 +121,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.MEMSTREAM_LOG_LEVEL,
     redisUrl: e.REDIS_URL ?? null,
     openai,
-    embedding: { provider: embeddingProvider, model: e.EMBEDDING_MODEL, dimensions: e.EMBEDDING_DIMENSIONS },
+    embedding: {
+      provider: embeddingProvider,
+      model: e.EMBEDDING_MODEL,
+      dimensions: e.EMBEDDING_DIMENSIONS,
+      batchSize: e.EMBEDDING_BATCH_SIZE,
+    },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
+    importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
   };
+}
+
+const ExamplesSchema = z.object({
+  mundane: z.array(z.string().min(1)).default([]),
+  poignant: z.array(z.string().min(1)).default([]),
+});
+
+function readExamples(path: string): ImportanceExamples {
+  try {
+    return ExamplesSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+  } catch (err) {
+    throw new Error(`IMPORTANCE_EXAMPLES_FILE ${path}: ${(err as Error).message}`);
+  }
 }

@@ -34,7 +34,8 @@ export function resolveEmbeddingModel(
     throw new Invalid(`${field} is all zeros: cosine similarity is undefined for it`, { field });
   }
   if (model === undefined || model === deps.embedder.modelId) {
-    if (vector.length !== deps.embedder.dimensions) {
+    // dimensions 0: an OpenAI-compatible model whose size is learned from its first answer.
+    if (deps.embedder.dimensions !== 0 && vector.length !== deps.embedder.dimensions) {
       throw new Invalid(
         `${field} has ${vector.length} dimensions, but the configured model ${deps.embedder.modelId} has ${deps.embedder.dimensions}; pass embeddingModel to store vectors of another model`,
         { field, expected: deps.embedder.dimensions, actual: vector.length },

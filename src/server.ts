@@ -1,0 +1,32 @@
+import { serve } from "@hono/node-server";
+import { createApp } from "./api/app";
+import { composeSystem } from "./compose";
+import { loadConfig } from "./config";
+import { createLogger } from "./lib/logger";
+
+// `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
+const config = loadConfig();
+const logger = createLogger(config.logLevel, { service: "memstream-api" });
+const system = await composeSystem(config, logger);
+const app = createApp(system.app);
+
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  logger.info("listening", {
+    url: `http://${config.host}:${info.port}`,
+    database: system.database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL",
+    embedder: system.providers.embedder.modelId,
+    auth: config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s)` : "none (loopback only)",
+  });
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info("shutting down", { signal });
+  server.close();
+  await system.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
