@@ -66,7 +66,7 @@ export function exactRankQuery(p: RankParams): SQL {
         ${p.weights.recency}::float8 * recency + ${p.weights.importance}::float8 * importance
           + ${p.weights.relevance}::float8 * relevance AS score
       FROM scaled
-      ORDER BY score DESC, id
+      ORDER BY score DESC, id COLLATE "C"
       LIMIT ${p.k}
     )
     ${touch}
@@ -78,5 +78,5 @@ export function exactRankQuery(p: RankParams): SQL {
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
     FROM top JOIN memories m ON m.id = top.id LEFT JOIN touched t ON t.id = top.id
-    ORDER BY top.score DESC, top.id`;
+    ORDER BY top.score DESC, top.id COLLATE "C"`;
 }

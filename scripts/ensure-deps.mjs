@@ -1,0 +1,11 @@
+// Runs before `npm start` / `npm test` / `npm run dev`: installs dependencies on a fresh clone
+// (or when package-lock.json changed), so the README's one command works with only Node installed.
+import { execSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+
+const marker = "node_modules/.package-lock.json";
+const stale = !existsSync(marker) || statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs;
+if (stale) {
+  console.error("memstream: installing dependencies (npm install)…");
+  execSync("npm install --no-audit --no-fund", { stdio: "inherit" });
+}

@@ -1,0 +1,62 @@
+import { createApp } from "../../src/api/app";
+import { composeSystem, type System } from "../../src/compose";
+import { loadConfig } from "../../src/config";
+import { silentLogger } from "../../src/lib/logger";
+import type { EnrichmentNotifier } from "../../src/memory/deps";
+import type { Clock } from "../../src/providers/types";
+import { TEST_DATABASE_URL } from "./env";
+import { type Stub, startStubOpenAI } from "./stub-openai";
+
+export type TestSystem = {
+  app: ReturnType<typeof createApp>;
+  system: System;
+  stub: Stub;
+  /** JSON request through the real app in-process. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+};
+
+/**
+ * The real system against the real test database; the only fake is the model provider, an
+ * OpenAI-compatible stub on 127.0.0.1 reached by the real `openai` client.
+ */
+export async function startTestSystem(
+  opts: { env?: Record<string, string>; clock?: Clock; enrichment?: EnrichmentNotifier } = {},
+): Promise<TestSystem> {
+  const stub = await startStubOpenAI();
+  const config = loadConfig({
+    DATABASE_URL: TEST_DATABASE_URL,
+    OPENAI_BASE_URL: stub.url,
+    OPENAI_API_KEY: "test",
+    EMBEDDING_PROVIDER: "openai",
+    EMBEDDING_MODEL: "stub-embed",
+    EMBEDDING_DIMENSIONS: "64",
+    OPENAI_MAX_RETRIES: "0",
+    ...opts.env,
+  });
+  const system = await composeSystem(config, silentLogger, { clock: opts.clock, enrichment: opts.enrichment });
+  const app = createApp(system.app);
+  return {
+    app,
+    system,
+    stub,
+    call: (method, path, body, headers = {}) =>
+      Promise.resolve(
+        app.request(path, {
+          method,
+          headers: { "content-type": "application/json", ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      ),
+    async close() {
+      await system.close();
+      await stub.close();
+    },
+  };
+}
+
+/** A fixed clock for tests that compute expected recency. */
+export const fixedClock = (iso: string): Clock & { set(iso: string): void } => {
+  let t = new Date(iso);
+  return { now: () => new Date(t), set: (s) => (t = new Date(s)) };
+};
