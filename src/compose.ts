@@ -1,6 +1,6 @@
 import type { AppDeps } from "./api/deps";
 import type { Config } from "./config";
-import { openDatabase, type Database } from "./db/client";
+import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noEnrichment } from "./memory/deps";

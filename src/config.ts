@@ -97,11 +97,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const openai =
     e.OPENAI_BASE_URL || e.OPENAI_API_KEY
       ? {
-        baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
-        apiKey: e.OPENAI_API_KEY,
-        timeoutMs: e.OPENAI_TIMEOUT_MS,
-        maxRetries: e.OPENAI_MAX_RETRIES,
-      }
+          baseURL: e.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
+          apiKey: e.OPENAI_API_KEY,
+          timeoutMs: e.OPENAI_TIMEOUT_MS,
+          maxRetries: e.OPENAI_MAX_RETRIES,
+        }
       : null;
   const embeddingProvider = e.EMBEDDING_PROVIDER ?? (openai && e.EMBEDDING_MODEL ? "openai" : "offline");
   if (embeddingProvider === "openai" && !openai) {

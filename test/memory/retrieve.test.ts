@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniq } from "../support/env";
-import { referenceRanking, type RefMemory } from "../support/reference-ranking";
+import { type RefMemory, referenceRanking } from "../support/reference-ranking";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 const NOW = "2026-01-10T12:00:00.000Z";
@@ -13,7 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Seed = { text: string; at: string; importance?: number; vector?: number[]; model?: string; kind?: string; metadata?: object };
+type Seed = {
+  text: string;
+  at: string;
+  importance?: number;
+  vector?: number[];
+  model?: string;
+  kind?: string;
+  metadata?: object;
+};
 
 async function seed(agent: string, items: Seed[]) {
   const res = await t.call("POST", `/v1/agents/${agent}/memories`, {
@@ -31,7 +39,13 @@ async function seed(agent: string, items: Seed[]) {
   return Object.fromEntries(body.memories.map((m) => [m.description, m.id]));
 }
 
-type Result = { id: string; description: string; score: number; lastAccessedAt: string; scores: Record<string, number> };
+type Result = {
+  id: string;
+  description: string;
+  score: number;
+  lastAccessedAt: string;
+  scores: { recency: number; importance: number; relevance: number };
+};
 async function retrieve(agent: string, body: object): Promise<Result[]> {
   const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, { now: NOW, touch: false, ...body });
   expect(res.status).toBe(200);
@@ -76,7 +90,11 @@ describe("retrieve: each component by hand", () => {
       { text: "diagonal", at: hoursAgo(1), importance: 5, vector: [1, 1, 0] },
       { text: "orthogonal", at: hoursAgo(1), importance: 5, vector: [0, 0, 1] },
     ]);
-    const got = await retrieve(agent, { queryEmbedding: [2, 0, 0], embeddingModel: MODEL, weights: { recency: 0, importance: 0 } });
+    const got = await retrieve(agent, {
+      queryEmbedding: [2, 0, 0],
+      embeddingModel: MODEL,
+      weights: { recency: 0, importance: 0 },
+    });
     // cosines 1, 1/√2, 0 → scaled 1, 0.7071, 0
     expect(got.map((m) => m.description)).toEqual(["same", "diagonal", "orthogonal"]);
     expect(got[1]?.scores.relevance).toBeCloseTo(Math.SQRT1_2, 6);
@@ -112,7 +130,13 @@ describe("retrieve: the combined formula against a reference implementation", ()
       { recency: 0, importance: 0, relevance: 1 },
       { recency: 2, importance: 0.5, relevance: 0 },
     ]) {
-      const got = await retrieve(agent, { queryEmbedding: query, embeddingModel: MODEL, weights, k: 25, decay: 0.9 });
+      const got = await retrieve(agent, {
+        queryEmbedding: query,
+        embeddingModel: MODEL,
+        weights,
+        k: 25,
+        decay: 0.9,
+      });
       const ref: RefMemory[] = items.map((s) => ({
         id: ids[s.text] as string,
         lastAccessedAt: s.at,
@@ -186,7 +210,10 @@ describe("retrieve: candidate set, time and enrichment state", () => {
     const obs = await retrieve(agent, { kinds: ["observation"], weights: { recency: 0 } });
     expect(obs.map((m) => m.description)).toEqual(["obs old", "obs mid", "obs low"]);
     expect(obs.map((m) => m.scores.importance)).toEqual([1, 0.5, 0]); // 7 is the max now, not 10
-    const repoA = await retrieve(agent, { filters: { metadata: { repo: "a" }, since: hoursAgo(2) }, weights: { recency: 0 } });
+    const repoA = await retrieve(agent, {
+      filters: { metadata: { repo: "a" }, since: hoursAgo(2) },
+      weights: { recency: 0 },
+    });
     expect(repoA.map((m) => m.description)).toEqual(["obs mid", "obs low"]);
     const until = await retrieve(agent, { filters: { until: hoursAgo(50) } });
     expect(until.map((m) => m.description)).toEqual(["obs old"]);
@@ -200,7 +227,11 @@ describe("retrieve: candidate set, time and enrichment state", () => {
       { text: "unscored", at: hoursAgo(1), vector: [1, 1, 0] },
       { text: "unembedded", at: hoursAgo(1), importance: 9 },
     ]);
-    const got = await retrieve(agent, { queryEmbedding: [1, 0, 0], embeddingModel: MODEL, weights: { recency: 0 } });
+    const got = await retrieve(agent, {
+      queryEmbedding: [1, 0, 0],
+      embeddingModel: MODEL,
+      weights: { recency: 0 },
+    });
     const by = Object.fromEntries(got.map((m) => [m.description, m.scores]));
     expect(by.unscored?.importance).toBe(0.5);
     expect(by["scored high"]?.importance).toBe(1);
@@ -216,7 +247,11 @@ describe("retrieve: candidate set, time and enrichment state", () => {
       { text: "model B", at: hoursAgo(1), importance: 5, vector: [1, 0, 0], model: "model-b" },
       { text: "model A far", at: hoursAgo(1), importance: 5, vector: [0, 1, 0], model: "model-a" },
     ]);
-    const got = await retrieve(agent, { queryEmbedding: [1, 0, 0], embeddingModel: "model-a", weights: { recency: 0, importance: 0 } });
+    const got = await retrieve(agent, {
+      queryEmbedding: [1, 0, 0],
+      embeddingModel: "model-a",
+      weights: { recency: 0, importance: 0 },
+    });
     const by = Object.fromEntries(got.map((m) => [m.description, m.scores.relevance]));
     expect(by).toEqual({ "model A": 1, "model A far": 0, "model B": 0 });
   });
@@ -229,13 +264,20 @@ describe("retrieve: candidate set, time and enrichment state", () => {
     ]);
     // Give both memories vectors of the configured model via PATCH-free path: re-post embeddings.
     const { stubEmbedding } = await import("../support/stub-openai");
-    const list = (await (await t.call("GET", `/v1/agents/${agent}/memories`)).json()) as { memories: { id: string; description: string }[] };
+    const list = (await (await t.call("GET", `/v1/agents/${agent}/memories`)).json()) as {
+      memories: { id: string; description: string }[];
+    };
     for (const m of list.memories) {
-      const res = await t.call("PATCH", `/v1/agents/${agent}/memories/${m.id}`, { embedding: stubEmbedding(m.description, 64) });
+      const res = await t.call("PATCH", `/v1/agents/${agent}/memories/${m.id}`, {
+        embedding: stubEmbedding(m.description, 64),
+      });
       expect(res.status).toBe(200);
     }
     const before = t.stub.calls.embeddings;
-    const got = await retrieve(agent, { query: "production deploy failed", weights: { recency: 0, importance: 0 } });
+    const got = await retrieve(agent, {
+      query: "production deploy failed",
+      weights: { recency: 0, importance: 0 },
+    });
     expect(t.stub.calls.embeddings).toBe(before + 1);
     expect(got[0]?.description).toBe("the deploy to production failed");
     expect(got[0]?.scores.relevance).toBe(1);
@@ -243,10 +285,14 @@ describe("retrieve: candidate set, time and enrichment state", () => {
 
   it("k limits the answer; the response explains every score", async () => {
     const agent = uniq("k");
-    await seed(agent, Array.from({ length: 12 }, (_, i) => ({ text: `m${i}`, at: hoursAgo(i), importance: 1 + (i % 10) })));
+    await seed(
+      agent,
+      Array.from({ length: 12 }, (_, i) => ({ text: `m${i}`, at: hoursAgo(i), importance: 1 + (i % 10) })),
+    );
     expect(await retrieve(agent, {})).toHaveLength(10);
     const three = await retrieve(agent, { k: 3 });
     expect(three).toHaveLength(3);
-    for (const m of three) expect(m.score).toBeCloseTo(m.scores.recency + m.scores.importance + m.scores.relevance, 9);
+    for (const m of three)
+      expect(m.score).toBeCloseTo(m.scores.recency + m.scores.importance + m.scores.relevance, 9);
   });
 });

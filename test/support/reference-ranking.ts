@@ -48,9 +48,15 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions) {
   const sRel = scaler(rel, 0);
   return memories
     .map((m, i) => {
-      const scores = { recency: sRec(rec[i] ?? null), importance: sImp(imp[i] ?? null), relevance: sRel(rel[i] ?? null) };
+      const scores = {
+        recency: sRec(rec[i] ?? null),
+        importance: sImp(imp[i] ?? null),
+        relevance: sRel(rel[i] ?? null),
+      };
       const score =
-        o.weights.recency * scores.recency + o.weights.importance * scores.importance + o.weights.relevance * scores.relevance;
+        o.weights.recency * scores.recency +
+        o.weights.importance * scores.importance +
+        o.weights.relevance * scores.relevance;
       return { id: m.id, score, scores };
     })
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));

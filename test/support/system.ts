@@ -34,7 +34,10 @@ export async function startTestSystem(
     OPENAI_MAX_RETRIES: "0",
     ...opts.env,
   });
-  const system = await composeSystem(config, silentLogger, { clock: opts.clock, enrichment: opts.enrichment });
+  const system = await composeSystem(config, silentLogger, {
+    clock: opts.clock,
+    enrichment: opts.enrichment,
+  });
   const app = createApp(system.app);
   return {
     app,
