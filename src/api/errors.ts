@@ -35,9 +35,23 @@ export function errorResponse(
   return c.json(body, status ?? STATUS[code] ?? 500);
 }
 
+type Issue = ZodError["issues"][number];
+
+/**
+ * A union (one memory | a batch) fails in every branch; report the branch the input came
+ * closest to (fewest issues), with paths made absolute, so the message names the real field.
+ */
+function flattenUnions(issues: Issue[]): Issue[] {
+  return issues.flatMap((i) => {
+    if (i.code !== "invalid_union" || !("errors" in i) || i.errors.length === 0) return [i];
+    const best = [...i.errors].sort((a, b) => a.length - b.length)[0] ?? [];
+    return flattenUnions(best.map((b) => ({ ...b, path: [...i.path, ...b.path] }) as Issue));
+  });
+}
+
 /** zod issues → a 400 that names the first offending field (and lists all). */
 export function validationError(c: Context, error: ZodError, where: string) {
-  const issues = error.issues.map((i) => ({
+  const issues = flattenUnions(error.issues).map((i) => ({
     field: [where, ...i.path.map(String)].join("."),
     message: i.message,
   }));

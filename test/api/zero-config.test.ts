@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/api/app";
+import { composeSystem, type System } from "../../src/compose";
+import { loadConfig } from "../../src/config";
+import { silentLogger } from "../../src/lib/logger";
+
+// The zero-config path: no DATABASE_URL → embedded PGlite with its vector extension, and the
+// offline embedder (no network). Same migrations, same queries.
+let system: System;
+let app: ReturnType<typeof createApp>;
+beforeAll(async () => {
+  system = await composeSystem(loadConfig({ MEMSTREAM_DATA_DIR: "memory://" }), silentLogger);
+  app = createApp(system.app);
+}, 120_000);
+afterAll(() => system.close());
+
+const post = (path: string, body: unknown) =>
+  app.request(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+describe("zero-config (PGlite + offline embedder)", () => {
+  it("runs on embedded Postgres with the offline model", () => {
+    expect(system.database.kind).toBe("pglite");
+    expect(system.providers.embedder.modelId).toBe("use-lite-512");
+  });
+
+  it("stores, embeds a query offline and ranks by relevance", async () => {
+    const texts = [
+      "The build failed on the main branch",
+      "We had pizza for lunch",
+      "The cat sleeps on the sofa",
+    ];
+    const vectors = await system.providers.embedder.embed(texts);
+    const res = await post("/v1/agents/npc-1/memories", {
+      memories: texts.map((description, i) => ({ description, importance: 5, embedding: vectors[i] })),
+    });
+    expect(res.status).toBe(201);
+    const ranked = await post("/v1/agents/npc-1/retrieve", {
+      query: "the CI build is broken",
+      weights: { recency: 0, importance: 0 },
+    });
+    const body = (await ranked.json()) as {
+      memories: { description: string; scores: { relevance: number } }[];
+    };
+    expect(body.memories.map((m) => m.description)[0]).toBe("The build failed on the main branch");
+    expect(body.memories[0]?.scores.relevance).toBe(1);
+    const ready = await app.request("/readyz");
+    expect(ready.status).toBe(200);
+  });
+});
