@@ -13,7 +13,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   const listen = () =>
     new Promise<void>((resolve) => {
-      server = createServer((client) => {
+      const srv = createServer((client) => {
         const upstream = connect(target.port, target.host);
         sockets.add(client).add(upstream);
         client.pipe(upstream).pipe(client);
@@ -26,8 +26,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         client.on("error", drop).on("close", drop);
         upstream.on("error", drop).on("close", drop);
       });
-      server.listen(port, "127.0.0.1", () => {
-        port = (server?.address() as { port: number }).port;
+      server = srv;
+      srv.listen(port, "127.0.0.1", () => {
+        port = (srv.address() as { port: number }).port;
         resolve();
       });
     });
