@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDeliveryStatus } from "../../src/ingest/github/delivery-status";
-import { processDelivery } from "../../src/ingest/github/process-delivery";
-import { processPendingDeliveries } from "../../src/ingest/github/process-pending";
-import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
 import { child, example } from "../ingest/github/fixtures";
 import { uniq } from "../support/env";
 import { deliver, deliveryRow, sign, waitForDeliveries } from "../support/github";
@@ -12,10 +9,8 @@ const s = uniq("gh");
 const OLD = `old-${s}`;
 const NEW = `new-${s}`;
 const routed = `acme/routed-${s}`;
-const tenantRepo = `acme/tenant-${s}`;
-const [agentA, agentB, tenantAgent] = [`a-${s}`, `b-${s}`, `tenant-${s}:bot`];
+const [agentA, agentB] = [`a-${s}`, `b-${s}`];
 const admin = { authorization: `Bearer admin-${s}` };
-const tenant = { authorization: `Bearer tenant-${s}` };
 
 let t: TestSystem;
 let unconfigured: TestSystem;
@@ -23,8 +18,8 @@ beforeAll(async () => {
   t = await startTestSystem({
     env: {
       GITHUB_WEBHOOK_SECRET: `${OLD}, ${NEW}`,
-      GITHUB_ROUTES: `repo:${routed}=${agentA},${agentB}; repo:${tenantRepo}=${tenantAgent}`,
-      MEMSTREAM_API_KEYS: `admin-${s},tenant-${s}=tenant-${s}:`,
+      GITHUB_ROUTES: `repo:${routed}=${agentA},${agentB}`,
+      MEMSTREAM_API_KEYS: `admin-${s}`,
     },
   });
   unconfigured = await startTestSystem();

@@ -59,3 +59,15 @@ export async function deliveryRow(t: TestSystem, id: string): Promise<Row | unde
     .where(inArray(githubDeliveries.id, [id]));
   return row;
 }
+
+/** Polls until the delivery has `status`; fails after `timeoutMs`. */
+export async function waitForStatus(t: TestSystem, id: string, status: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await deliveryRow(t, id);
+    if (row?.status === status) return row;
+    if (Date.now() > deadline)
+      throw new Error(`delivery ${id} is ${row?.status ?? "missing"}, not ${status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
