@@ -1,7 +1,10 @@
+import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memories } from "../../src/db/schema";
 import { processDelivery } from "../../src/ingest/github/process-delivery";
 import { processPendingDeliveries } from "../../src/ingest/github/process-pending";
 import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
+import type { PendingWork } from "../../src/memory/deps";
 import { child, example } from "../ingest/github/fixtures";
 import { uniq } from "../support/env";
 import { deliver, deliveryRow, waitForDeliveries, waitForStatus } from "../support/github";
@@ -17,8 +20,17 @@ const admin = { authorization: `Bearer admin-${s}` };
 const tenant = { authorization: `Bearer tenant-${s}` };
 
 let t: TestSystem;
+/** Each enrichment announcement, with how many of its memories were visible (committed) at that moment. */
+const announced: { items: PendingWork[]; visible: number }[] = [];
 beforeAll(async () => {
   t = await startTestSystem({
+    enrichment: {
+      async pending(items) {
+        const ids = items.map((i) => i.memoryId);
+        const rows = await t.system.memory.db.select().from(memories).where(inArray(memories.id, ids));
+        announced.push({ items, visible: rows.length });
+      },
+    },
     env: {
       GITHUB_WEBHOOK_SECRET: SECRET,
       GITHUB_ROUTES: `repo:${tenantRepo}=${tenantAgent}`,
@@ -149,6 +161,19 @@ describe("processing failures, retries and the sweep", () => {
     );
     expect(((await memories.json()) as { memories: unknown[] }).memories.length).toBe(1);
     await expect(processDelivery(t.system.github.deps, id)).resolves.toEqual({ status: "skipped" });
+  });
+
+  it("announces enrichment work only after the memories are committed", async () => {
+    const id = newId();
+    const repo = `acme/enrich-${s}`;
+    await deliver(t, { event: "issues", id, body: JSON.stringify(issueIn(repo)), secret: SECRET });
+    await waitForDeliveries(t, [id]);
+    // The announcement follows the commit, so it may land just after the status does.
+    const mine = () => announced.filter((a) => a.items.some((i) => i.agentId === `github:${repo}`));
+    const deadline = Date.now() + 10_000;
+    while (mine().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]?.visible).toBe(mine()[0]?.items.length);
   });
 
   it("sweeps deliveries stuck in received (a lost enqueue) and leaves fresh ones alone", async () => {

@@ -135,6 +135,19 @@ describe("POST /webhooks/github: happy path", () => {
   });
 });
 
+describe("OpenAPI", () => {
+  it("documents the webhook (signature, no API key) and the deliveries listing", async () => {
+    const doc = (await (await t.call("GET", "/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: object }>>;
+    };
+    expect(doc.paths["/webhooks/github"]?.post?.security).toEqual([]);
+    expect(Object.keys(doc.paths["/webhooks/github"]?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(["202", "401", "413"]),
+    );
+    expect(doc.paths["/v1/webhooks/github/deliveries"]?.get).toBeDefined();
+  });
+});
+
 describe("POST /webhooks/github: nothing unsigned is accepted", () => {
   const body = JSON.stringify(example("issues", "opened"));
 
