@@ -2,6 +2,8 @@ import type { AppDeps } from "./api/deps";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
+import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
+import { createInProcessDeliveryProcessor } from "./ingest/github/in-process-processor";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noEnrichment } from "./memory/deps";
 import { createProviders, type Providers } from "./providers";
@@ -14,6 +16,8 @@ export type System = {
   database: Database;
   providers: Providers;
   memory: MemoryDeps;
+  /** GitHub ingestion: what processing needs, and where accepted deliveries are sent. */
+  github: { deps: IngestDeps; deliveries: DeliveryProcessor };
   app: AppDeps;
   close(): Promise<void>;
 };
@@ -22,7 +26,13 @@ export type System = {
 export async function composeSystem(
   config: Config,
   logger: Logger,
-  overrides: { clock?: Clock; enrichment?: EnrichmentNotifier; providers?: Providers } = {},
+  overrides: {
+    clock?: Clock;
+    enrichment?: EnrichmentNotifier;
+    providers?: Providers;
+    /** The job system's processor; by default deliveries are processed in this process. */
+    deliveries?: (deps: IngestDeps) => DeliveryProcessor;
+  } = {},
 ): Promise<System> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
@@ -40,6 +50,14 @@ export async function composeSystem(
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? noEnrichment,
   };
-  const app: AppDeps = { config, logger, memory, ready: () => checkReady(database.db) };
-  return { config, logger, database, providers, memory, app, close: () => database.close() };
+  const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
+  const inProcess = overrides.deliveries ? null : createInProcessDeliveryProcessor(ingest);
+  const deliveries = overrides.deliveries?.(ingest) ?? (inProcess as DeliveryProcessor);
+  const app: AppDeps = { config, logger, memory, deliveries, ready: () => checkReady(database.db) };
+  const close = async () => {
+    // Deliveries being processed in this process finish before the database goes away.
+    await inProcess?.drain();
+    await database.close();
+  };
+  return { config, logger, database, providers, memory, github: { deps: ingest, deliveries }, app, close };
 }

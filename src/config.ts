@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -43,6 +44,10 @@ const EnvSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
+  /** Comma-separated webhook secrets; several at once so a secret can be rotated. */
+  GITHUB_WEBHOOK_SECRET: list.optional(),
+  /** Routing rules, see src/ingest/github/route-agents.ts. */
+  GITHUB_ROUTES: z.string().optional(),
 });
 
 export type ApiKey = {
@@ -67,6 +72,8 @@ export type Config = {
   embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
   llm: { model: string } | null;
   importanceExamples: ImportanceExamples | null;
+  /** GitHub webhook ingestion. No secrets: `POST /webhooks/github` answers 501 and accepts nothing. */
+  github: { webhookSecrets: string[]; routes: RouteRule[] };
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -129,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
+    github: { webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [], routes: readRoutes(e.GITHUB_ROUTES) },
   };
 }
 
@@ -142,5 +150,13 @@ function readExamples(path: string): ImportanceExamples {
     return ExamplesSchema.parse(JSON.parse(readFileSync(path, "utf8")));
   } catch (err) {
     throw new Error(`IMPORTANCE_EXAMPLES_FILE ${path}: ${(err as Error).message}`);
+  }
+}
+
+function readRoutes(spec: string | undefined): RouteRule[] {
+  try {
+    return parseRoutes(spec);
+  } catch (err) {
+    throw new Error(`GITHUB_ROUTES: ${(err as Error).message}`);
   }
 }

@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./api/app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
+import { processPendingDeliveries } from "./ingest/github/process-pending";
 import { createLogger } from "./lib/logger";
 
 // `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
@@ -18,6 +19,12 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
     auth: config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s)` : "none (loopback only)",
   });
 });
+
+// GitHub deliveries an earlier process accepted but never finished (processing is in-process
+// until the job system's sweep takes over). Safe beside live processing: rows are locked.
+processPendingDeliveries(system.github.deps, { olderThanMs: 0 })
+  .then((counts) => logger.info("GitHub delivery sweep", counts))
+  .catch((error) => logger.warn("GitHub delivery sweep failed", { error: String(error) }));
 
 let stopping = false;
 async function shutdown(signal: string) {

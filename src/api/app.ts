@@ -14,6 +14,12 @@ import { registerDeleteMemory } from "./routes/memories/delete";
 import { registerGetMemory } from "./routes/memories/get";
 import { registerListMemories } from "./routes/memories/list";
 import { registerUpdateMemory } from "./routes/memories/update";
+import { registerListDeliveries } from "./routes/webhooks/deliveries";
+import {
+  GITHUB_MAX_PAYLOAD_BYTES,
+  GITHUB_WEBHOOK_PATH,
+  registerGithubWebhook,
+} from "./routes/webhooks/github";
 
 /** Builds the HTTP app: middleware, every route, the OpenAPI document. No I/O happens here. */
 export function createApp(deps: AppDeps) {
@@ -38,6 +44,22 @@ export function createApp(deps: AppDeps) {
         }),
     }),
   );
+  // The GitHub webhook is outside /v1: authenticated by its signature, limited to GitHub's own cap.
+  app.use(
+    GITHUB_WEBHOOK_PATH,
+    bodyLimit({
+      maxSize: GITHUB_MAX_PAYLOAD_BYTES,
+      onError: (c) =>
+        errorResponse(
+          c,
+          "payload_too_large",
+          `webhook body over GitHub's ${GITHUB_MAX_PAYLOAD_BYTES} bytes`,
+          {
+            limit: GITHUB_MAX_PAYLOAD_BYTES,
+          },
+        ),
+    }),
+  );
   app.use("/v1/*", requireApiKey(deps.config.apiKeys));
   app.use("/v1/agents/:agentId", authorizeAgent());
   app.use("/v1/agents/:agentId/*", authorizeAgent());
@@ -51,6 +73,8 @@ export function createApp(deps: AppDeps) {
   registerEraseAgent(app, deps);
   registerAgentStats(app, deps);
   registerRetrieve(app, deps);
+  registerGithubWebhook(app, deps);
+  registerListDeliveries(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

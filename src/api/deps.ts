@@ -1,14 +1,17 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Config } from "../config";
+import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
 import type { AppEnv } from "./env";
 
 /** Everything the HTTP layer needs, built once in `src/compose.ts`. */
 export type AppDeps = {
-  config: Pick<Config, "apiKeys" | "maxBodyBytes">;
+  config: Pick<Config, "apiKeys" | "maxBodyBytes" | "github">;
   logger: Logger;
   memory: MemoryDeps;
+  /** Where accepted GitHub deliveries go to be processed. */
+  deliveries: DeliveryProcessor;
   /** Readiness: database reachable and migrations applied. */
   ready(): Promise<{ ok: boolean; checks: Record<string, string> }>;
 };

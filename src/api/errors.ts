@@ -13,6 +13,7 @@ export type ErrorBody = {
 const STATUS: Record<string, ContentfulStatusCode> = {
   invalid_request: 400,
   unauthorized: 401,
+  invalid_signature: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

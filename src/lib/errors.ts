@@ -54,3 +54,10 @@ export class InvalidProviderAnswer extends DomainError {
     super("invalid_provider_answer", message, details);
   }
 }
+
+/** A signed request (a GitHub webhook) whose signature is missing or matches no configured secret. */
+export class InvalidSignature extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("invalid_signature", message, details);
+  }
+}

@@ -1,0 +1,3 @@
+ALTER TABLE "github_deliveries" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "github_deliveries_pending_idx" ON "github_deliveries" USING btree ("received_at") WHERE "github_deliveries"."status" = 'received';--> statement-breakpoint
+ALTER TABLE "github_deliveries" ADD CONSTRAINT "github_deliveries_status_check" CHECK ("github_deliveries"."status" IN ('received', 'processed', 'ignored', 'failed'));

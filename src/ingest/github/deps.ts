@@ -1,0 +1,20 @@
+import type { Logger } from "../../lib/logger";
+import type { MemoryDeps } from "../../memory/deps";
+import type { RouteRule } from "./route-agents";
+
+/** What processing a delivery needs: the memory domain, the routing rules, a logger. */
+export type IngestDeps = {
+  memory: MemoryDeps;
+  routes: RouteRule[];
+  logger: Logger;
+};
+
+/**
+ * The seam between accepting a delivery and processing it. The stored delivery row is the
+ * source of truth; `enqueue` only makes processing start. It never throws: a delivery that was
+ * stored has been accepted, and one whose enqueue is lost is finished by the recovery sweep
+ * (`processPendingDeliveries`). The job system implements it as the `github.process-delivery` job.
+ */
+export interface DeliveryProcessor {
+  enqueue(deliveryId: string): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { type DeliveryStatus, githubDeliveries } from "../../db/schema";
+import type { MemoryDeps } from "../../memory/deps";
+
+/** A delivery as the API lists it (never the payload). */
+export type DeliverySummary = {
+  id: string;
+  event: string;
+  action: string | null;
+  status: DeliveryStatus;
+  reason: string | null;
+  agentIds: string[];
+  observations: number;
+  attempts: number;
+  receivedAt: string;
+  processedAt: string | null;
+};
+
+/**
+ * Recent deliveries, newest first. With `agentPrefix` (a tenant-scoped API key) only deliveries
+ * routed to at least one agent inside the prefix are listed; deliveries not yet routed (still
+ * `received`) or routed nowhere are visible to unscoped keys only.
+ */
+export async function listDeliveries(
+  deps: Pick<MemoryDeps, "db">,
+  opts: { limit: number; status?: DeliveryStatus; agentPrefix?: string | null },
+): Promise<DeliverySummary[]> {
+  const conds: SQL[] = [];
+  if (opts.status) conds.push(eq(githubDeliveries.status, opts.status));
+  if (opts.agentPrefix) {
+    conds.push(
+      sql`EXISTS (SELECT 1 FROM unnest(${githubDeliveries.agentIds}) AS a WHERE starts_with(a, ${opts.agentPrefix}))`,
+    );
+  }
+  const rows = await deps.db
+    .select({
+      id: githubDeliveries.id,
+      event: githubDeliveries.event,
+      action: githubDeliveries.action,
+      status: githubDeliveries.status,
+      reason: githubDeliveries.reason,
+      agentIds: githubDeliveries.agentIds,
+      observations: githubDeliveries.observations,
+      attempts: githubDeliveries.attempts,
+      receivedAt: githubDeliveries.receivedAt,
+      processedAt: githubDeliveries.processedAt,
+    })
+    .from(githubDeliveries)
+    .where(and(...conds))
+    .orderBy(desc(githubDeliveries.receivedAt), desc(githubDeliveries.id))
+    .limit(opts.limit);
+  return rows.map((r) => ({
+    ...r,
+    receivedAt: r.receivedAt.toISOString(),
+    processedAt: r.processedAt?.toISOString() ?? null,
+  }));
+}

@@ -1,0 +1,138 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { type GithubDeliveryRow, githubDeliveries } from "../../db/schema";
+import { NotFound } from "../../lib/errors";
+import { createMemories } from "../../memory/create-memories";
+import type { EnrichmentNotifier, PendingWork } from "../../memory/deps";
+import type { IngestDeps } from "./deps";
+import { describeEvent } from "./describe/index";
+import { routeAgents } from "./route-agents";
+
+export type ProcessOutcome =
+  | { status: "processed"; agentIds: string[]; observations: number }
+  | { status: "ignored"; reason: string }
+  /** Already processed or ignored earlier: nothing was done (re-runs are harmless). */
+  | { status: "skipped" };
+
+const NO_AGENT = "no agent to route it to: the event has no repository or organization and no rule matches";
+
+/**
+ * Turns a stored delivery into observations in every routed agent's stream. The memories and
+ * the status update commit in ONE transaction, under a row lock, so a crash never half-applies
+ * and a re-run (retry, sweep, redelivery) never duplicates. Deliveries in `received` or `failed`
+ * are processed; `processed` and `ignored` are final. On error the delivery is marked `failed`
+ * with the reason and the error is rethrown for the caller's retry policy. Throws `NotFound` for
+ * an unknown id. The payload is dropped once the delivery is final.
+ */
+export async function processDelivery(deps: IngestDeps, deliveryId: string): Promise<ProcessOutcome> {
+  const pending: PendingWork[] = [];
+  // createMemories announces enrichment work itself; inside our transaction that would be
+  // before commit (a worker could look for rows not yet visible), so collect and announce after.
+  const collect: EnrichmentNotifier = { pending: async (items) => void pending.push(...items) };
+  let outcome: ProcessOutcome;
+  try {
+    outcome = await deps.memory.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(githubDeliveries)
+        .where(eq(githubDeliveries.id, deliveryId))
+        .for("update");
+      if (!row) throw new NotFound(`GitHub delivery ${deliveryId} not found`, { deliveryId });
+      if (row.status === "processed" || row.status === "ignored") return { status: "skipped" } as const;
+
+      const memory = { ...deps.memory, db: tx, enrichment: collect };
+      const result = apply(row, deps);
+      if (result.status === "ignored") {
+        await finish(tx, deliveryId, {
+          status: "ignored",
+          at: deps.memory.clock.now(),
+          reason: result.reason,
+          agentIds: result.agentIds,
+        });
+        return { status: "ignored", reason: result.reason } as const;
+      }
+      for (const agentId of result.agentIds) await createMemories(memory, agentId, result.inputs);
+      await finish(tx, deliveryId, {
+        status: "processed",
+        at: deps.memory.clock.now(),
+        agentIds: result.agentIds,
+        observations: result.inputs.length,
+      });
+      return { status: "processed", agentIds: result.agentIds, observations: result.inputs.length } as const;
+    });
+  } catch (error) {
+    if (!(error instanceof NotFound)) await markFailed(deps, deliveryId, error);
+    throw error;
+  }
+  if (pending.length > 0) await deps.memory.enrichment.pending(pending);
+  return outcome;
+}
+
+/** describe + route: what the delivery should become (pure). */
+function apply(row: GithubDeliveryRow, deps: IngestDeps) {
+  const described = describeEvent(row.event, row.payload);
+  const agentIds = routeAgents(deps.routes, row.payload);
+  if (described.status === "ignored") {
+    return { status: "ignored", reason: described.reason, agentIds } as const;
+  }
+  if (agentIds.length === 0) return { status: "ignored", reason: NO_AGENT, agentIds } as const;
+  const receivedAt = row.receivedAt.toISOString();
+  const inputs = described.observations.map((o) => ({
+    description: o.description,
+    // The payload's own time when it has one, else when GitHub sent it to us.
+    createdAt: o.createdAt ?? receivedAt,
+    importance: o.importance,
+    metadata: { ...o.metadata, deliveryId: row.id },
+  }));
+  return { status: "observations", agentIds, inputs } as const;
+}
+
+type Tx = Parameters<Parameters<IngestDeps["memory"]["db"]["transaction"]>[0]>[0];
+
+async function finish(
+  tx: Tx,
+  id: string,
+  set: {
+    status: "processed" | "ignored";
+    at: Date;
+    reason?: string;
+    agentIds: string[];
+    observations?: number;
+  },
+) {
+  await tx
+    .update(githubDeliveries)
+    .set({
+      status: set.status,
+      reason: set.reason ?? null,
+      agentIds: set.agentIds,
+      observations: set.observations ?? 0,
+      // Final: the observations (with deliveryId in their metadata) keep what mattered.
+      payload: null,
+      processedAt: set.at,
+    })
+    .where(eq(githubDeliveries.id, id));
+}
+
+const MAX_REASON = 500;
+
+/** Records the failure; never overwrites a final status a concurrent run may have written. */
+async function markFailed(deps: IngestDeps, id: string, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    await deps.memory.db
+      .update(githubDeliveries)
+      .set({
+        status: "failed",
+        reason: message.slice(0, MAX_REASON),
+        attempts: sql`${githubDeliveries.attempts} + 1`,
+        processedAt: deps.memory.clock.now(),
+      })
+      .where(and(eq(githubDeliveries.id, id), inArray(githubDeliveries.status, ["received", "failed"])));
+  } catch (recordError) {
+    // The database may be the thing that failed; the delivery stays `received` for the sweep.
+    deps.logger.warn("could not record a failed GitHub delivery", {
+      deliveryId: id,
+      error: String(recordError),
+    });
+  }
+}

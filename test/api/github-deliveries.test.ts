@@ -1,0 +1,195 @@
+import { inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memories } from "../../src/db/schema";
+import { processDelivery } from "../../src/ingest/github/process-delivery";
+import { processPendingDeliveries } from "../../src/ingest/github/process-pending";
+import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
+import type { PendingWork } from "../../src/memory/deps";
+import { child, example } from "../ingest/github/fixtures";
+import { uniq } from "../support/env";
+import { deliver, deliveryRow, waitForDeliveries, waitForStatus } from "../support/github";
+import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
+
+// Delivery bookkeeping: the listing (auth, tenant scoping, status filter), failures and their
+// retry, and the recovery sweep.
+const s = uniq("ghd");
+const SECRET = `secret-${s}`;
+const tenantRepo = `acme/tenant-${s}`;
+const tenantAgent = `tenant-${s}:bot`;
+const admin = { authorization: `Bearer admin-${s}` };
+const tenant = { authorization: `Bearer tenant-${s}` };
+
+let t: TestSystem;
+/** Each enrichment announcement, with how many of its memories were visible (committed) at that moment. */
+const announced: { items: PendingWork[]; visible: number }[] = [];
+beforeAll(async () => {
+  t = await startTestSystem({
+    enrichment: {
+      async pending(items) {
+        const ids = items.map((i) => i.memoryId);
+        const rows = await t.system.memory.db.select().from(memories).where(inArray(memories.id, ids));
+        announced.push({ items, visible: rows.length });
+      },
+    },
+    env: {
+      GITHUB_WEBHOOK_SECRET: SECRET,
+      GITHUB_ROUTES: `repo:${tenantRepo}=${tenantAgent}`,
+      MEMSTREAM_API_KEYS: `admin-${s},tenant-${s}=tenant-${s}:`,
+    },
+  });
+});
+afterAll(() => t.close());
+
+let n = 0;
+const newId = () => `${s}-${++n}`;
+
+function issueIn(repo: string) {
+  const payload = example("issues", "opened");
+  child(payload, "repository").full_name = repo;
+  return payload;
+}
+
+type Listed = { id: string; status: string; agentIds: string[]; payload?: unknown; reason: string | null };
+async function list(query: string, headers: Record<string, string>) {
+  const res = await t.call("GET", `/v1/webhooks/github/deliveries${query}`, undefined, headers);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { deliveries: Listed[] }).deliveries;
+}
+
+describe("GET /v1/webhooks/github/deliveries", () => {
+  it("lists recent deliveries with their status, never the payload", async () => {
+    const [covered, pinged] = [newId(), newId()];
+    await deliver(t, {
+      event: "issues",
+      id: covered,
+      body: JSON.stringify(issueIn(`acme/l-${s}`)),
+      secret: SECRET,
+    });
+    await deliver(t, { event: "ping", id: pinged, body: JSON.stringify(example("ping")), secret: SECRET });
+    await waitForDeliveries(t, [covered, pinged]);
+
+    const all = await list("?limit=500", admin);
+    expect(all.find((d) => d.id === covered)).toMatchObject({
+      event: "issues",
+      action: "opened",
+      status: "processed",
+      agentIds: [`github:acme/l-${s}`],
+      observations: 1,
+      attempts: 0,
+    });
+    expect(all.find((d) => d.id === pinged)).toMatchObject({ status: "ignored", reason: expect.any(String) });
+    expect(all.every((d) => !("payload" in d))).toBe(true);
+
+    const ignored = await list("?status=ignored&limit=500", admin);
+    expect(ignored.every((d) => d.status === "ignored")).toBe(true);
+    expect(ignored.map((d) => d.id)).toContain(pinged);
+  });
+
+  it("shows a tenant-scoped key only the deliveries routed to its agents", async () => {
+    const [mine, theirs] = [newId(), newId()];
+    await deliver(t, {
+      event: "issues",
+      id: mine,
+      body: JSON.stringify(issueIn(tenantRepo)),
+      secret: SECRET,
+    });
+    await deliver(t, {
+      event: "issues",
+      id: theirs,
+      body: JSON.stringify(issueIn(`acme/o-${s}`)),
+      secret: SECRET,
+    });
+    await waitForDeliveries(t, [mine, theirs]);
+    const seen = await list("?limit=500", tenant);
+    expect(seen.map((d) => d.id)).toEqual([mine]);
+    expect(seen[0]?.agentIds).toEqual([tenantAgent]);
+  });
+
+  it("needs an API key, and rejects an unknown status", async () => {
+    const res = await t.call("GET", "/v1/webhooks/github/deliveries");
+    expect(res.status).toBe(401);
+    const bad = await t.call("GET", "/v1/webhooks/github/deliveries?status=lost", undefined, admin);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { details: { field: string } } }).error.details.field).toBe(
+      "query.status",
+    );
+  });
+});
+
+describe("processing failures, retries and the sweep", () => {
+  it("records a failure with its reason, and a redelivery of the same id retries it", async () => {
+    const id = newId();
+    const repo = `acme/fail-${s}`;
+    await receiveDelivery(t.system.memory, { id, event: "issues", payload: issueIn(repo) });
+    let broken = true;
+    const clock = {
+      now: () => {
+        if (broken) {
+          broken = false;
+          throw new Error("clock unplugged");
+        }
+        return new Date();
+      },
+    };
+    const deps = { ...t.system.github.deps, memory: { ...t.system.memory, clock } };
+    await expect(processDelivery(deps, id)).rejects.toThrow("clock unplugged");
+    expect(await deliveryRow(t, id)).toMatchObject({
+      status: "failed",
+      reason: "clock unplugged",
+      attempts: 1,
+    });
+    expect(await deliveryRow(t, id).then((r) => r?.payload)).not.toBeNull(); // kept for the retry
+
+    // GitHub's "Redeliver" sends the same id: answered as a duplicate, but the failed work is retried.
+    const res = await deliver(t, {
+      event: "issues",
+      id,
+      body: JSON.stringify(issueIn(repo)),
+      secret: SECRET,
+    });
+    expect(await res.json()).toEqual({ deliveryId: id, status: "duplicate" });
+    expect(await waitForStatus(t, id, "processed")).toMatchObject({
+      status: "processed",
+      reason: null,
+      payload: null,
+    });
+    const memories = await t.call(
+      "GET",
+      `/v1/agents/${encodeURIComponent(`github:${repo}`)}/memories`,
+      undefined,
+      admin,
+    );
+    expect(((await memories.json()) as { memories: unknown[] }).memories.length).toBe(1);
+    await expect(processDelivery(t.system.github.deps, id)).resolves.toEqual({ status: "skipped" });
+  });
+
+  it("announces enrichment work only after the memories are committed", async () => {
+    const id = newId();
+    const repo = `acme/enrich-${s}`;
+    await deliver(t, { event: "issues", id, body: JSON.stringify(issueIn(repo)), secret: SECRET });
+    await waitForDeliveries(t, [id]);
+    // The announcement follows the commit, so it may land just after the status does.
+    const mine = () => announced.filter((a) => a.items.some((i) => i.agentId === `github:${repo}`));
+    const deadline = Date.now() + 10_000;
+    while (mine().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]?.visible).toBe(mine()[0]?.items.length);
+  });
+
+  it("sweeps deliveries stuck in received (a lost enqueue) and leaves fresh ones alone", async () => {
+    const [stuck, fresh] = [newId(), newId()];
+    const repo = `acme/sweep-${s}`;
+    const past = { ...t.system.memory, clock: fixedClock("2020-01-01T00:00:00Z") };
+    await receiveDelivery(past, { id: stuck, event: "issues", payload: issueIn(repo) });
+    await receiveDelivery(t.system.memory, { id: fresh, event: "issues", payload: issueIn(repo) });
+
+    const counts = await processPendingDeliveries(t.system.github.deps, { olderThanMs: 60 * 60_000 });
+    expect(counts.processed).toBeGreaterThanOrEqual(1);
+    expect(await deliveryRow(t, stuck)).toMatchObject({ status: "processed", observations: 1 });
+    expect((await deliveryRow(t, fresh))?.status).toBe("received");
+  });
+
+  it("rejects processing an unknown delivery with NotFound", async () => {
+    await expect(processDelivery(t.system.github.deps, `missing-${s}`)).rejects.toThrow(/not found/);
+  });
+});
