@@ -3,7 +3,13 @@ import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { Logger } from "./lib/logger";
-import { type EnrichmentNotifier, type MemoryDeps, noEnrichment } from "./memory/deps";
+import { type EnrichmentNotifier, type MemoryDeps, noEnrichment, noReflection } from "./memory/deps";
+import {
+  createInProcessReflectionScheduler,
+  type InProcessReflectionScheduler,
+} from "./memory/reflect/scheduler";
+import { maybeReflect } from "./memory/reflect/should-reflect";
+import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createProviders, type Providers } from "./providers";
 import { type Clock, systemClock } from "./providers/types";
 
@@ -14,6 +20,10 @@ export type System = {
   database: Database;
   providers: Providers;
   memory: MemoryDeps;
+  /** Memory deps plus the chat model and default threshold, for reflection. */
+  reflect: ReflectAgentDeps;
+  /** Runs threshold reflections in this process (until the job system takes this over). */
+  reflections: InProcessReflectionScheduler;
   app: AppDeps;
   close(): Promise<void>;
 };
@@ -34,12 +44,36 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
     }));
+  // The seam for the job system: replace this scheduler with one that enqueues a per-agent job
+  // (deterministic id) whose processor calls `maybeReflect(reflect, agentId)`.
+  const reflections = createInProcessReflectionScheduler((agentId) => maybeReflect(reflect, agentId), logger);
   const memory: MemoryDeps = {
     db: database.db,
     clock: overrides.clock ?? systemClock,
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? noEnrichment,
+    // Without an LLM reflection is off: nothing is scheduled at all.
+    reflection: providers.chat ? reflections : noReflection,
   };
-  const app: AppDeps = { config, logger, memory, ready: () => checkReady(database.db) };
-  return { config, logger, database, providers, memory, app, close: () => database.close() };
+  const reflect: ReflectAgentDeps = {
+    ...memory,
+    chat: providers.chat,
+    reflectionThreshold: config.reflectionThreshold,
+  };
+  const app: AppDeps = { config, logger, memory, reflect, ready: () => checkReady(database.db) };
+  return {
+    config,
+    logger,
+    database,
+    providers,
+    memory,
+    reflect,
+    reflections,
+    app,
+    async close() {
+      // Let background reflections finish before their database goes away.
+      await reflections.idle();
+      await database.close();
+    },
+  };
 }

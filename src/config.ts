@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -43,6 +44,10 @@ const EnvSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
+  /** Summed importance since the last reflection that triggers one (paper: 150); 0 turns the trigger off. */
+  REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(150),
+  /** Tokenizer for `maxTokens` context budgets. */
+  TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
 });
 
 export type ApiKey = {
@@ -67,6 +72,9 @@ export type Config = {
   embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
   llm: { model: string } | null;
   importanceExamples: ImportanceExamples | null;
+  /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
+  reflectionThreshold: number;
+  tokenizerEncoding: TokenEncoding;
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -129,6 +137,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
+    reflectionThreshold: e.REFLECTION_THRESHOLD,
+    tokenizerEncoding: e.TOKENIZER_ENCODING,
   };
 }
 

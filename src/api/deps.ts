@@ -2,13 +2,16 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
+import type { ReflectAgentDeps } from "../memory/reflect/types";
 import type { AppEnv } from "./env";
 
 /** Everything the HTTP layer needs, built once in `src/compose.ts`. */
 export type AppDeps = {
-  config: Pick<Config, "apiKeys" | "maxBodyBytes">;
+  config: Pick<Config, "apiKeys" | "maxBodyBytes" | "reflectionThreshold" | "tokenizerEncoding">;
   logger: Logger;
   memory: MemoryDeps;
+  /** Memory deps plus the chat model (null = reflection off) and the default threshold. */
+  reflect: ReflectAgentDeps;
   /** Readiness: database reachable and migrations applied. */
   ready(): Promise<{ ok: boolean; checks: Record<string, string> }>;
 };

@@ -54,3 +54,10 @@ export class InvalidProviderAnswer extends DomainError {
     super("invalid_provider_answer", message, details);
   }
 }
+
+/** A reflection run failed (its LLM or embedder call did); the run is recorded as `failed`. Maps to 502. */
+export class ReflectionFailed extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("reflection_failed", message, details);
+  }
+}
