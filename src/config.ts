@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
+import { LIMITS } from "./memory/limits";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -45,7 +46,7 @@ const EnvSchema = z.object({
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
   /** Summed importance since the last reflection that triggers one (paper: 150); 0 turns the trigger off. */
-  REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(150),
+  REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
   /** Tokenizer for `maxTokens` context budgets. */
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
 });

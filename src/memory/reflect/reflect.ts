@@ -103,7 +103,7 @@ async function storeInsights(
     const insights =
       inputs.length === 0
         ? []
-        : await createMemories({ ...deps, db: tx as Db, enrichment: collect }, agentId, inputs);
+        : await createMemories({ ...deps, db: tx, enrichment: collect }, agentId, inputs);
     const row = await finishRun(tx, runId, {
       status: "succeeded",
       promptVersion: plan.promptVersion,

@@ -1,22 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { LIMITS } from "../../../memory/limits";
 import { updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, errorResponses, json } from "../../schemas";
 
-/** Highest threshold accepted (importance is 1..10 per memory, so this is ≥ 100k memories). */
-const MAX_THRESHOLD = 1_000_000;
-
 const Body = z
   .object({
-    reflectionThreshold: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_THRESHOLD)
-      .nullable()
-      .openapi({
-        description: "Summed importance that triggers a reflection; 0 = off; null = deployment default",
-      }),
+    reflectionThreshold: z.number().int().min(0).max(LIMITS.maxReflectionThreshold).nullable().openapi({
+      description: "Summed importance that triggers a reflection; 0 = off; null = deployment default",
+    }),
   })
   .strict();
 
