@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reflectionRuns } from "../../src/db/schema";
 import { maybeReflect } from "../../src/memory/reflect/should-reflect";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
@@ -264,6 +265,39 @@ describe("threshold trigger", () => {
     const all = await runs(agent);
     expect(all).toHaveLength(1);
     expect(all[0]?.status).toBe("succeeded");
+  });
+
+  it("after a failed run, threshold triggers back off; manual reflection does not", async () => {
+    const agent = uniq("trigger-backoff");
+    await t.call("PUT", `/v1/agents/${agent}/settings`, { reflectionThreshold: 10 });
+    t.stub.scriptChat([{ status: 500 }]);
+    await seed(agent, [{ text: "Ada broke the deploy", importance: 10 }]);
+    await t.system.reflections.idle();
+    expect((await runs(agent)).map((r) => r.status)).toEqual(["failed"]);
+
+    const chats = t.stub.calls.chat;
+    await seed(agent, [{ text: "Ada broke the deploy again", importance: 10 }]);
+    await t.system.reflections.idle();
+    expect(await runs(agent)).toHaveLength(1);
+    expect(t.stub.calls.chat).toBe(chats);
+
+    t.stub.scriptChat([QUESTIONS, "1. Ada breaks deploys (because of 1, 2)", "none", "none"]);
+    expect((await t.call("POST", `/v1/agents/${agent}/reflect`)).status).toBe(200);
+  });
+
+  it("a run abandoned by a dead process does not lock the agent out", async () => {
+    const agent = uniq("stale");
+    await seed(agent, OBSERVATIONS);
+    const startedAt = new Date(Date.now() - 20 * 60_000);
+    await t.system.database.db
+      .insert(reflectionRuns)
+      .values({ id: `ref_${agent}`, agentId: agent, trigger: "threshold", status: "running", startedAt });
+    t.stub.scriptChat([QUESTIONS, "1. A (because of 1)", "none", "none"]);
+    expect((await t.call("POST", `/v1/agents/${agent}/reflect`)).status).toBe(200);
+    const [latest, abandoned] = await runs(agent);
+    expect(latest?.status).toBe("succeeded");
+    expect(abandoned).toMatchObject({ id: `ref_${agent}`, status: "failed" });
+    expect(abandoned?.error).toMatch(/abandoned/);
   });
 
   it("rejects a negative threshold, naming the field", async () => {
