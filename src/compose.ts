@@ -5,7 +5,13 @@ import { checkReady } from "./db/ready";
 import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
 import { createInProcessDeliveryProcessor } from "./ingest/github/in-process-processor";
 import type { Logger } from "./lib/logger";
-import { type EnrichmentNotifier, type MemoryDeps, noEnrichment } from "./memory/deps";
+import { type EnrichmentNotifier, type MemoryDeps, noEnrichment, noReflection } from "./memory/deps";
+import {
+  createInProcessReflectionScheduler,
+  type InProcessReflectionScheduler,
+} from "./memory/reflect/scheduler";
+import { maybeReflect } from "./memory/reflect/should-reflect";
+import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createProviders, type Providers } from "./providers";
 import { type Clock, systemClock } from "./providers/types";
 
@@ -18,6 +24,10 @@ export type System = {
   memory: MemoryDeps;
   /** GitHub ingestion: what processing needs, and where accepted deliveries are sent. */
   github: { deps: IngestDeps; deliveries: DeliveryProcessor };
+  /** Memory deps plus the chat model and default threshold, for reflection. */
+  reflect: ReflectAgentDeps;
+  /** Runs threshold reflections in this process (until the job system takes this over). */
+  reflections: InProcessReflectionScheduler;
   app: AppDeps;
   close(): Promise<void>;
 };
@@ -44,20 +54,40 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
     }));
+  // The seam for the job system: replace this scheduler with one that enqueues a per-agent job
+  // (deterministic id) whose processor calls `maybeReflect(reflect, agentId)`.
+  const reflections = createInProcessReflectionScheduler((agentId) => maybeReflect(reflect, agentId), logger);
   const memory: MemoryDeps = {
     db: database.db,
     clock: overrides.clock ?? systemClock,
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? noEnrichment,
+    // Without an LLM reflection is off: nothing is scheduled at all.
+    reflection: providers.chat ? reflections : noReflection,
+  };
+  const reflect: ReflectAgentDeps = {
+    ...memory,
+    chat: providers.chat,
+    reflectionThreshold: config.reflectionThreshold,
   };
   const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
   const inProcess = overrides.deliveries ? null : createInProcessDeliveryProcessor(ingest);
   const deliveries = overrides.deliveries?.(ingest) ?? (inProcess as DeliveryProcessor);
-  const app: AppDeps = { config, logger, memory, deliveries, ready: () => checkReady(database.db) };
-  const close = async () => {
-    // Deliveries being processed in this process finish before the database goes away.
-    await inProcess?.drain();
-    await database.close();
+  const app: AppDeps = { config, logger, memory, reflect, deliveries, ready: () => checkReady(database.db) };
+  return {
+    config,
+    logger,
+    database,
+    providers,
+    memory,
+    reflect,
+    reflections,
+    github: { deps: ingest, deliveries },
+    app,
+    async close() {
+      // Background reflections and deliveries finish before their database goes away.
+      await Promise.all([reflections.idle(), inProcess?.drain()]);
+      await database.close();
+    },
   };
-  return { config, logger, database, providers, memory, github: { deps: ingest, deliveries }, app, close };
 }

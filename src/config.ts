@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
+import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
+import { LIMITS } from "./memory/limits";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -48,6 +50,10 @@ const EnvSchema = z.object({
   GITHUB_WEBHOOK_SECRET: list.optional(),
   /** Routing rules, see src/ingest/github/route-agents.ts. */
   GITHUB_ROUTES: z.string().optional(),
+  /** Summed importance since the last reflection that triggers one (paper: 150); 0 turns the trigger off. */
+  REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
+  /** Tokenizer for `maxTokens` context budgets. */
+  TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
 });
 
 export type ApiKey = {
@@ -74,6 +80,9 @@ export type Config = {
   importanceExamples: ImportanceExamples | null;
   /** GitHub webhook ingestion. No secrets: `POST /webhooks/github` answers 501 and accepts nothing. */
   github: { webhookSecrets: string[]; routes: RouteRule[] };
+  /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
+  reflectionThreshold: number;
+  tokenizerEncoding: TokenEncoding;
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -137,6 +146,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
     github: { webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [], routes: readRoutes(e.GITHUB_ROUTES) },
+    reflectionThreshold: e.REFLECTION_THRESHOLD,
+    tokenizerEncoding: e.TOKENIZER_ENCODING,
   };
 }
 

@@ -6,7 +6,10 @@ import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";
 import { registerEraseAgent } from "./routes/agents/erase";
+import { registerReflect } from "./routes/agents/reflect";
+import { registerReflectionRuns } from "./routes/agents/reflection-runs";
 import { registerRetrieve } from "./routes/agents/retrieve";
+import { registerAgentSettings } from "./routes/agents/settings";
 import { registerAgentStats } from "./routes/agents/stats";
 import { registerHealth } from "./routes/health";
 import { registerCreateMemories } from "./routes/memories/create";
@@ -75,6 +78,9 @@ export function createApp(deps: AppDeps) {
   registerRetrieve(app, deps);
   registerGithubWebhook(app, deps);
   registerListDeliveries(app, deps);
+  registerReflect(app, deps);
+  registerReflectionRuns(app, deps);
+  registerAgentSettings(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

@@ -3,13 +3,16 @@ import type { Config } from "../config";
 import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
+import type { ReflectAgentDeps } from "../memory/reflect/types";
 import type { AppEnv } from "./env";
 
 /** Everything the HTTP layer needs, built once in `src/compose.ts`. */
 export type AppDeps = {
-  config: Pick<Config, "apiKeys" | "maxBodyBytes" | "github">;
+  config: Pick<Config, "apiKeys" | "maxBodyBytes" | "github" | "reflectionThreshold" | "tokenizerEncoding">;
   logger: Logger;
   memory: MemoryDeps;
+  /** Memory deps plus the chat model (null = reflection off) and the default threshold. */
+  reflect: ReflectAgentDeps;
   /** Where accepted GitHub deliveries go to be processed. */
   deliveries: DeliveryProcessor;
   /** Readiness: database reachable and migrations applied. */

@@ -21,6 +21,7 @@ const STATUS: Record<string, ContentfulStatusCode> = {
   not_configured: 501,
   unavailable: 503,
   invalid_provider_answer: 502,
+  reflection_failed: 502,
 };
 
 /** Builds the envelope response. */

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { LIMITS } from "../memory/limits";
+import { REFLECTION_TRIGGERS, RUN_STATUSES } from "../memory/reflect/types";
 import { ENRICHMENT_STATES, MEMORY_KINDS } from "../memory/types";
 
 /** Shared OpenAPI schemas; every limit here comes from `LIMITS`. */
@@ -71,6 +72,10 @@ export const MemorySchema = z
     embeddingModel: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     citations: z.array(z.string()),
+    missingCitations: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "Cited ids whose memory has been deleted since; absent when none" }),
     status: z.object({ importance: State, embedding: State }),
     errors: z.object({ importance: z.string().optional(), embedding: z.string().optional() }).optional(),
   })
@@ -107,4 +112,26 @@ export const errorResponses = {
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
+});
+
+export const ReflectionRunSchema = z
+  .object({
+    id: z.string().openapi({ example: "ref_3n8x0q4w7f2k9d1c5b6a" }),
+    agentId: z.string(),
+    trigger: z.enum(REFLECTION_TRIGGERS),
+    status: z.enum(RUN_STATUSES),
+    promptVersion: z.string().nullable(),
+    questions: z.array(z.string()),
+    insightIds: z.array(z.string()),
+    usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), llmCalls: z.number() }),
+    error: z.string().nullable(),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("ReflectionRun");
+
+/** An error response of the envelope for one status, for routes that can answer it. */
+export const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
 });

@@ -61,3 +61,10 @@ export class InvalidSignature extends DomainError {
     super("invalid_signature", message, details);
   }
 }
+
+/** A reflection run failed (its LLM or embedder call did); the run is recorded as `failed`. Maps to 502. */
+export class ReflectionFailed extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("reflection_failed", message, details);
+  }
+}

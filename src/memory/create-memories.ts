@@ -125,6 +125,10 @@ export async function createMemories(
   if (pending.length > 0) {
     await deps.enrichment.pending(pending.map((r) => ({ memoryId: r.id, agentId, revision: r.revision })));
   }
+  // Caller-scored memories count towards the reflection threshold now; scored ones count once scored.
+  if (stored.some((r) => r.importance !== null && r.kind !== "reflection")) {
+    await deps.reflection.importanceAdded(agentId);
+  }
   return stored.map(toMemory);
 }
 

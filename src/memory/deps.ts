@@ -15,6 +15,17 @@ export interface EnrichmentNotifier {
 
 export const noEnrichment: EnrichmentNotifier = { pending: async () => {} };
 
+/**
+ * Where "this agent gained importance" is announced, so a threshold reflection can start. The
+ * in-process implementation (`reflect/scheduler.ts`) runs `maybeReflect` in the background; a job
+ * system replaces it with a deduplicated job per agent. Implementations never throw.
+ */
+export interface ReflectionScheduler {
+  importanceAdded(agentId: string): Promise<void>;
+}
+
+export const noReflection: ReflectionScheduler = { importanceAdded: async () => {} };
+
 /** What the memory domain functions need, built once at composition time. */
 export type MemoryDeps = {
   db: Db;
@@ -22,4 +33,5 @@ export type MemoryDeps = {
   /** Embeds query texts, and names the model retrieval uses by default. */
   embedder: Embedder;
   enrichment: EnrichmentNotifier;
+  reflection: ReflectionScheduler;
 };

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { NotFound } from "../lib/errors";
+import { withCitationStatus } from "./citation-status";
 import type { MemoryDeps } from "./deps";
 import { toMemory } from "./serialize";
 import type { Memory } from "./types";
@@ -12,5 +13,6 @@ export async function getMemory(deps: Pick<MemoryDeps, "db">, agentId: string, i
     .from(memories)
     .where(and(eq(memories.agentId, agentId), eq(memories.id, id)));
   if (!row) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
-  return toMemory(row);
+  const [memory] = await withCitationStatus(deps.db, agentId, [toMemory(row)]);
+  return memory ?? toMemory(row);
 }

@@ -20,6 +20,10 @@ export const LIMITS = {
   maxPageSize: 500,
   /** Characters of a retrieve query text. */
   queryChars: 8_000,
+  /** Token budget (`maxTokens`) of one context block. */
+  maxContextTokens: 200_000,
+  /** Highest reflection threshold (importance is 1..10 per memory: at least 100k memories). */
+  maxReflectionThreshold: 1_000_000,
 } as const;
 
 /** Agent ids are caller-chosen, e.g. `github:acme/api` or `npc-42`. */

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { Invalid } from "../lib/errors";
+import { withCitationStatus } from "./citation-status";
 import type { MemoryDeps } from "./deps";
 import { toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
@@ -64,5 +65,5 @@ export async function listMemories(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > opts.limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { memories: page.map(toMemory), nextCursor };
+  return { memories: await withCitationStatus(deps.db, agentId, page.map(toMemory)), nextCursor };
 }

@@ -16,7 +16,8 @@ export type Memory = {
   importance: number | null; // 1..10, null until scored
   embeddingModel: string | null; // model of the vector retrieval uses, null until embedded
   metadata: Record<string, unknown>;
-  citations: string[]; // ids of memories a reflection was drawn from
+  citations: string[]; // ids of memories a reflection was drawn from, as stored
+  missingCitations?: string[]; // cited ids whose memory was deleted since (absent when none)
   status: { importance: EnrichmentState; embedding: EnrichmentState };
   errors?: { importance?: string; embedding?: string };
 };

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { memories, memoryEmbeddings } from "../db/schema";
 import { NotFound } from "../lib/errors";
+import { withCitationStatus } from "./citation-status";
 import { resolveEmbeddingModel } from "./create-memories";
 import type { MemoryDeps } from "./deps";
 import { toMemory } from "./serialize";
@@ -92,5 +93,6 @@ export async function updateMemory(
   if (result.importanceStatus === "pending" || result.embeddingStatus === "pending") {
     await deps.enrichment.pending([{ memoryId: id, agentId, revision: result.revision }]);
   }
-  return toMemory(result);
+  const [memory] = await withCitationStatus(deps.db, agentId, [toMemory(result)]);
+  return memory ?? toMemory(result);
 }

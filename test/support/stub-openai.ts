@@ -11,6 +11,9 @@ export type StubMode =
   | { kind: "status"; status: 429 | 500; times?: number; retryAfterSeconds?: number }
   | { kind: "nonsense" };
 
+/** A scripted chat reply: the text to answer, or an HTTP error for that one call. */
+export type ScriptedReply = string | { status: 429 | 500 };
+
 export type StubRequest = { method: string; path: string; body: unknown };
 
 export type Stub = {
@@ -21,8 +24,8 @@ export type Stub = {
   /** Every request in arrival order, with its parsed JSON body. */
   requests: StubRequest[];
   setMode(mode: StubMode): void;
-  /** Queues chat replies, used in order before the default importance reply. */
-  scriptChat(replies: string[]): void;
+  /** Queues chat replies (or one-call errors), used in order before the default importance reply. */
+  scriptChat(replies: ScriptedReply[]): void;
   close(): Promise<void>;
 };
 
@@ -30,7 +33,7 @@ export type Stub = {
 export async function startStubOpenAI(): Promise<Stub> {
   let mode: StubMode = { kind: "ok" };
   let statusLeft = Number.POSITIVE_INFINITY;
-  const script: string[] = [];
+  const script: ScriptedReply[] = [];
   const stub: Omit<Stub, "url" | "close"> = {
     calls: { embeddings: 0, chat: 0, models: 0 },
     requests: [],
@@ -77,11 +80,13 @@ export async function startStubOpenAI(): Promise<Stub> {
         data: [{ id: "stub-model", object: "model", created: 0, owned_by: "stub" }],
       });
     if (path === "/v1/embeddings") return send(res, 200, embeddings(body as EmbeddingsBody));
-    return send(
-      res,
-      200,
-      chat(body as ChatBody, mode.kind === "nonsense" ? "very important!" : script.shift()),
-    );
+    const next = mode.kind === "nonsense" ? "very important!" : script.shift();
+    if (typeof next === "object") {
+      return send(res, next.status, {
+        error: { message: `stub ${next.status}`, type: "server_error", param: null, code: null },
+      });
+    }
+    return send(res, 200, chat(body as ChatBody, next));
   }
 
   const server = createServer((req, res) => {

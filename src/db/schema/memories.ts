@@ -39,6 +39,8 @@ export const memories = pgTable(
   (t) => [
     index("memories_agent_created_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
     index("memories_agent_importance_idx").on(t.agentId, t.importance),
+    // The reflection trigger sums importance inserted since the last run (should-reflect.ts).
+    index("memories_agent_inserted_idx").on(t.agentId, t.insertedAt),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** One row per reflection run: what triggered it, what it asked, what it stored, what it cost. */
 export const reflectionRuns = pgTable(
@@ -20,5 +21,9 @@ export const reflectionRuns = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("reflection_runs_agent_idx").on(t.agentId, t.startedAt.desc())],
+  (t) => [
+    index("reflection_runs_agent_idx").on(t.agentId, t.startedAt.desc()),
+    // At most one running reflection per agent, across every process (docs/adr/0005-reflection-runs.md).
+    uniqueIndex("reflection_runs_one_running_idx").on(t.agentId).where(sql`${t.status} = 'running'`),
+  ],
 );

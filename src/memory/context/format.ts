@@ -9,13 +9,17 @@ export const CONTEXT_HEADER = "Relevant memories (most relevant first):";
 
 /**
  * One memory as one line: `- [YYYY-MM-DD HH:MM UTC] (kind) description`. Reflections are marked
- * `★` and end with `[cites N]`, N the number of memories they rest on. Whitespace in the
- * description is collapsed so a memory never spans lines.
+ * `★` and end with `[cites N]`, N the number of memories they rest on, or `[cites N, G gone]` when
+ * G of those have been deleted since. Whitespace in the description is collapsed so a memory never
+ * spans lines.
  */
 export function formatMemoryLine(m: Memory): string {
   const text = m.description.replace(/\s+/g, " ").trim();
   const head = `- [${formatTime(m.createdAt)}] (${m.kind})`;
-  if (m.kind === "reflection") return `${head} ★ ${text} [cites ${m.citations.length}]`;
+  if (m.kind === "reflection") {
+    const gone = m.missingCitations?.length ?? 0;
+    return `${head} ★ ${text} [cites ${m.citations.length}${gone > 0 ? `, ${gone} gone` : ""}]`;
+  }
   return `${head} ${text}`;
 }
 

@@ -1,6 +1,7 @@
 import pgvector from "pgvector";
 import { queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
+import { withCitationStatus } from "../citation-status";
 import { resolveEmbeddingModel } from "../create-memories";
 import type { MemoryDeps } from "../deps";
 import type { MemoryFilters } from "../list-memories";
@@ -55,7 +56,7 @@ export async function retrieve(
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
   };
   const rows = await queryRows<Row>(deps.db, exactRankQuery(params));
-  return rows.map((r) => ({
+  const ranked = rows.map((r) => ({
     ...toMemory(r),
     score: Number(r.score),
     scores: {
@@ -64,6 +65,7 @@ export async function retrieve(
       relevance: Number(r.sRelevance),
     },
   }));
+  return withCitationStatus(deps.db, agentId, ranked);
 }
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {

@@ -34,6 +34,12 @@ describe("formatMemoryLine", () => {
     );
   });
 
+  it("says how many cited memories are gone since", () => {
+    expect(formatMemoryLine({ ...reflection, missingCitations: ["m3"] })).toBe(
+      "- [2023-05-09 10:00 UTC] (reflection) ★ Caroline values community support [cites 3, 1 gone]",
+    );
+  });
+
   it("converts offsets to UTC and formats plans", () => {
     expect(formatMemoryLine(plan)).toBe("- [2023-05-09 21:30 UTC] (plan) Paint at 9am");
   });

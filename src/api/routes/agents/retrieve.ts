@@ -1,4 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { CONTEXT_DEFAULT_K, retrieveContext } from "../../../memory/context/retrieve-context";
+import { TOKEN_ENCODINGS } from "../../../memory/context/tokens";
 import { LIMITS } from "../../../memory/limits";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
@@ -21,7 +23,16 @@ const RetrieveBody = z
     query: z.string().max(LIMITS.queryChars).optional().openapi({ example: "CI is failing on main again" }),
     queryEmbedding: Vector.optional(),
     embeddingModel: ModelId.optional(),
-    k: z.number().int().min(1).max(LIMITS.maxK).default(RETRIEVE_DEFAULTS.k),
+    // No zod default: with maxTokens an absent k means "let the budget decide" (CONTEXT_DEFAULT_K).
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.maxK)
+      .optional()
+      .openapi({
+        description: `Results; default ${RETRIEVE_DEFAULTS.k}, or ${CONTEXT_DEFAULT_K} candidates when maxTokens is given`,
+      }),
     weights: z
       .object({ recency: Weight.optional(), importance: Weight.optional(), relevance: Weight.optional() })
       .strict()
@@ -34,9 +45,26 @@ const RetrieveBody = z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
       .strict()
       .optional(),
+    maxTokens: z.number().int().min(1).max(LIMITS.maxContextTokens).optional().openapi({
+      description:
+        "Return the best-first prefix whose text block (format text) fits in this many tokens, counted with the configured encoding",
+    }),
+    format: z
+      .enum(["json", "text"])
+      .optional()
+      .openapi({ description: '"text" adds `context.text`, a prompt-ready block of the returned memories' }),
   })
   .strict()
   .openapi("RetrieveRequest");
+
+const Context = z
+  .object({
+    text: z.string().optional(),
+    tokens: z.number().int(),
+    encoding: z.enum(TOKEN_ENCODINGS),
+    truncated: z.boolean(),
+  })
+  .openapi("RetrieveContext");
 
 const Scored = MemorySchema.extend({
   score: z.number(),
@@ -55,17 +83,27 @@ const route = createRoute({
     "A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral);",
     "a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all.",
     "With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same statement.",
+    "With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first",
+    "prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`),",
+    "and only those are touched.",
   ].join(" "),
   request: {
     params: AgentParam,
     body: { required: true, content: { "application/json": { schema: RetrieveBody } } },
   },
-  responses: { 200: json(z.object({ memories: z.array(Scored) }), "Best first"), ...errorResponses },
+  responses: {
+    200: json(z.object({ memories: z.array(Scored), context: Context.optional() }), "Best first"),
+    ...errorResponses,
+  },
 });
 
 export const registerRetrieve = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    const memories = await retrieve(deps.memory, agentId, c.req.valid("json"));
+    const body = c.req.valid("json");
+    if (body.maxTokens !== undefined || body.format !== undefined) {
+      return c.json(await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding), 200);
+    }
+    const memories = await retrieve(deps.memory, agentId, body);
     return c.json({ memories }, 200);
   });

@@ -71,8 +71,9 @@ export const registerGithubWebhook = (app: App, deps: AppDeps) =>
     const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload });
     if (received.status === "accepted" || received.retry) await deps.deliveries.enqueue(deliveryId);
     const pong = event === "ping" ? { pong: true } : {};
-    if (received.status === "duplicate") return c.json({ deliveryId, status: "duplicate", ...pong }, 200);
-    return c.json({ deliveryId, status: "accepted", ...pong }, event === "ping" ? 200 : 202);
+    if (received.status === "duplicate")
+      return c.json({ deliveryId, status: "duplicate" as const, ...pong }, 200);
+    return c.json({ deliveryId, status: "accepted" as const, ...pong }, event === "ping" ? 200 : 202);
   });
 
 /** A required GitHub header, or an `Invalid` naming it. */

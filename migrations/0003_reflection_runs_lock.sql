@@ -1,0 +1,2 @@
+CREATE INDEX "memories_agent_inserted_idx" ON "memories" USING btree ("agent_id","inserted_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "reflection_runs_one_running_idx" ON "reflection_runs" USING btree ("agent_id") WHERE "reflection_runs"."status" = 'running';

@@ -1,0 +1,26 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listReflectionRuns } from "../../../memory/reflect/list-runs";
+import type { App, AppDeps } from "../../deps";
+import { AgentParam, errorResponses, json, ReflectionRunSchema } from "../../schemas";
+
+/** Most runs one page returns. */
+const MAX_RUNS = 100;
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/reflections/runs",
+  tags: ["reflection"],
+  summary: "Recent reflection runs, newest first (trigger, questions, insights, LLM usage)",
+  request: {
+    params: AgentParam,
+    query: z.object({ limit: z.coerce.number().int().min(1).max(MAX_RUNS).default(20) }),
+  },
+  responses: { 200: json(z.object({ runs: z.array(ReflectionRunSchema) }), "Runs"), ...errorResponses },
+});
+
+export const registerReflectionRuns = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    const { limit } = c.req.valid("query");
+    return c.json({ runs: await listReflectionRuns(deps.memory, agentId, limit) }, 200);
+  });

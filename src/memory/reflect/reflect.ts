@@ -1,0 +1,148 @@
+/**
+ * One reflection run for one agent, end to end: claim the agent's run, plan it with the LLM
+ * (`plan.ts`), store the insights as `reflection` memories and the run's record together.
+ */
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { memories } from "../../db/schema";
+import { NotConfigured } from "../../lib/errors";
+import type { ChatModel } from "../../providers/types";
+import { createMemories } from "../create-memories";
+import type { PendingWork } from "../deps";
+import { retrieve } from "../retrieve/retrieve";
+import { toMemory } from "../serialize";
+import type { Memory } from "../types";
+import { type ReflectionPlan, runReflection } from "./plan";
+import { claimRun, finishRun, toRun } from "./runs";
+import type { ReflectAgentDeps, ReflectionRun, ReflectionTrigger } from "./types";
+
+/** How many recent memories the questions are asked over (paper: the 100 most recent records). */
+export const RECENT_MEMORIES = 100;
+/** How many memories are retrieved as evidence for each question. */
+export const EVIDENCE_K = 30;
+const ERROR_CHARS = 1_000;
+
+/** The outcome of a run: its record and, when it succeeded, the reflections it stored. */
+export type ReflectionResult = { run: ReflectionRun; insights: Memory[] };
+
+/**
+ * Runs a reflection now. Throws `NotConfigured` without an LLM and `Conflict` while another
+ * run of this agent is in progress (in any process). Any failure after the claim (LLM, embedder,
+ * database) marks the run `failed` with the error and stores no insight; the run is returned,
+ * not thrown, so callers decide what a failure means for them.
+ */
+export async function reflectAgent(
+  deps: ReflectAgentDeps,
+  agentId: string,
+  trigger: ReflectionTrigger,
+): Promise<ReflectionResult> {
+  if (!deps.chat) {
+    throw new NotConfigured(
+      "reflection needs an LLM: set LLM_MODEL and OPENAI_BASE_URL (and OPENAI_API_KEY)",
+    );
+  }
+  const claimed = await claimRun(deps.db, agentId, trigger, deps.clock.now());
+  const { chat, usage } = countingChat(deps.chat);
+  try {
+    const plan = await runReflection({
+      chat,
+      recent: () => recentMemories(deps.db, agentId, RECENT_MEMORIES),
+      // touch: false — reflecting is not the agent acting on a memory (docs/adr/0005-reflection-runs.md).
+      retrieve: (question) => retrieve(deps, agentId, { query: question, k: EVIDENCE_K, touch: false }),
+    });
+    return await storeInsights(deps, agentId, claimed.id, plan, usage);
+  } catch (err) {
+    const row = await finishRun(deps.db, claimed.id, {
+      status: "failed",
+      error: String((err as Error)?.message ?? err).slice(0, ERROR_CHARS),
+      usage,
+      finishedAt: deps.clock.now(),
+    });
+    return { run: row ? toRun(row) : toRun({ ...claimed, status: "failed" }), insights: [] };
+  }
+}
+
+/**
+ * Stores the plan's insights and marks the run succeeded in one transaction: all insights or
+ * none. Citations to memories deleted while the LLM was thinking are dropped (an insight left
+ * with none is dropped too); the cited rows are locked `FOR SHARE` so none vanishes before commit.
+ */
+async function storeInsights(
+  deps: ReflectAgentDeps,
+  agentId: string,
+  runId: string,
+  plan: ReflectionPlan,
+  usage: ReflectionRun["usage"],
+): Promise<ReflectionResult> {
+  const pending: PendingWork[] = [];
+  const result = await deps.db.transaction(async (tx) => {
+    const cited = [...new Set(plan.insights.flatMap((i) => i.citations))];
+    const alive = new Set(
+      cited.length === 0
+        ? []
+        : (
+            await tx
+              .select({ id: memories.id })
+              .from(memories)
+              .where(and(eq(memories.agentId, agentId), inArray(memories.id, cited)))
+              .for("share")
+          ).map((r) => r.id),
+    );
+    const inputs = plan.insights
+      .map((i) => ({ ...i, citations: i.citations.filter((c) => alive.has(c)) }))
+      .filter((i) => i.citations.length > 0)
+      .map((i) => ({
+        kind: "reflection" as const,
+        description: i.description,
+        citations: i.citations,
+        promptVersion: plan.promptVersion,
+        metadata: { reflectionRunId: runId, question: i.question },
+      }));
+    // Enrichment is announced after commit, so no worker looks for rows that are not there yet.
+    const collect = { pending: async (items: PendingWork[]) => void pending.push(...items) };
+    const insights =
+      inputs.length === 0
+        ? []
+        : await createMemories({ ...deps, db: tx, enrichment: collect }, agentId, inputs);
+    const row = await finishRun(tx, runId, {
+      status: "succeeded",
+      promptVersion: plan.promptVersion,
+      questions: plan.questions,
+      insightIds: insights.map((m) => m.id),
+      usage,
+      finishedAt: deps.clock.now(),
+    });
+    if (!row) throw new Error(`reflection run ${runId} is no longer running (taken over as stale)`);
+    return { run: toRun(row), insights };
+  });
+  await deps.enrichment.pending(pending);
+  return result;
+}
+
+/** The agent's most recent memories by createdAt (any kind), via the (agent, created) index. */
+async function recentMemories(db: Db, agentId: string, limit: number): Promise<Memory[]> {
+  const rows = await db
+    .select()
+    .from(memories)
+    .where(eq(memories.agentId, agentId))
+    .orderBy(desc(memories.createdAt), desc(memories.id))
+    .limit(limit);
+  // Oldest first, so the numbered statements read as a story.
+  return rows.reverse().map(toMemory);
+}
+
+/** Wraps a chat model to add up usage as calls complete, so a failed run still records what it spent. */
+function countingChat(inner: ChatModel): { chat: ChatModel; usage: ReflectionRun["usage"] } {
+  const usage = { promptTokens: 0, completionTokens: 0, llmCalls: 0 };
+  const chat: ChatModel = {
+    modelId: inner.modelId,
+    async complete(messages, options) {
+      usage.llmCalls += 1;
+      const res = await inner.complete(messages, options);
+      usage.promptTokens += res.usage.promptTokens;
+      usage.completionTokens += res.usage.completionTokens;
+      return res;
+    },
+  };
+  return { chat, usage };
+}
