@@ -7,6 +7,7 @@ import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerRetrieve } from "./routes/agents/retrieve";
+import { registerRetryEnrichment } from "./routes/agents/retry-enrichment";
 import { registerAgentStats } from "./routes/agents/stats";
 import { registerHealth } from "./routes/health";
 import { registerCreateMemories } from "./routes/memories/create";
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps) {
   registerEraseAgent(app, deps);
   registerAgentStats(app, deps);
   registerRetrieve(app, deps);
+  registerRetryEnrichment(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {
