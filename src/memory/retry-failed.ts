@@ -28,7 +28,7 @@ export async function retryFailed(
           embedding_error = CASE WHEN t.emb THEN NULL ELSE m.embedding_error END,
           importance_claimed_by = NULL, importance_claimed_until = NULL,
           embedding_claimed_by = NULL, embedding_claimed_until = NULL,
-          attempts = 0, updated_at = ${deps.clock.now()}
+          attempts = 0, updated_at = ${deps.clock.now().toISOString()}::timestamptz
         FROM target t WHERE m.id = t.id
         RETURNING m.id, m.agent_id AS "agentId", m.revision, t.imp, t.emb`,
   );
