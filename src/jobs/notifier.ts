@@ -4,6 +4,17 @@ import { chunk } from "../providers/batching";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
 import type { JobSink } from "./sink";
 
+/** A write waits at most this long for Redis; past it the sweep takes over. */
+const ENQUEUE_TIMEOUT_MS = 1_000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`queue did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /** Splits pending memories into embed and score jobs of the given chunk sizes. */
 export function pendingJobs(items: readonly PendingWork[], embedChunk: number): JobRequest[] {
   const refs = items.map((i) => ({ memoryId: i.memoryId, revision: i.revision }));
@@ -28,7 +39,7 @@ export function createQueueNotifier(opts: {
     async pending(items) {
       if (items.length === 0) return;
       try {
-        await opts.sink.enqueue(pendingJobs(items, opts.embedChunk));
+        await withTimeout(opts.sink.enqueue(pendingJobs(items, opts.embedChunk)), ENQUEUE_TIMEOUT_MS);
       } catch (err) {
         opts.logger.warn("enqueue failed; the sweep will pick these up", {
           memories: items.length,

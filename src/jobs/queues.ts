@@ -37,6 +37,7 @@ export function createBullQueues(
   connection.on("error", () => {});
   const opts = { connection, prefix: cfg.queuePrefix, defaultJobOptions: defaultJobOptions(cfg) };
   const queues = Object.fromEntries(JOB_NAMES.map((n) => [n, new Queue(n, opts)])) as Record<JobName, Queue>;
+  for (const q of Object.values(queues)) q.on("error", () => {});
   const sink: BullQueues = {
     queues,
     async enqueue(jobs: JobRequest[]) {
@@ -47,7 +48,9 @@ export function createBullQueues(
       }
     },
     async close() {
-      await Promise.all(JOB_NAMES.map((n) => queues[n].close()));
+      // Bounded: with Redis down, close would otherwise wait for a connection that never comes.
+      const closing = Promise.all(JOB_NAMES.map((n) => queues[n].close()));
+      await Promise.race([closing, new Promise((r) => setTimeout(r, 2_000).unref())]);
       connection.disconnect();
     },
   };
