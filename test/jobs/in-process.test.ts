@@ -3,6 +3,8 @@ import { createApp } from "../../src/api/app";
 import { composeSystem, type System } from "../../src/compose";
 import { loadConfig } from "../../src/config";
 import { silentLogger } from "../../src/lib/logger";
+import type { AgentStats } from "../../src/memory/agent-stats";
+import type { Memory } from "../../src/memory/types";
 import { type Stub, startStubOpenAI } from "../support/stub-openai";
 import { waitFor } from "./support";
 
@@ -40,18 +42,18 @@ describe("zero-config enrichment (no Redis, PGlite)", () => {
     const memories = Array.from({ length: 40 }, (_, i) => ({ description: `thing ${i} broke` }));
     expect((await post({ memories })).status).toBe(201);
     const s = await waitFor("40 ready", async () => {
-      const st = await (await app.request("/v1/agents/solo/stats")).json();
+      const st = (await (await app.request("/v1/agents/solo/stats")).json()) as AgentStats;
       return st.importance.ready === 40 && st.embedding.ready === 40 ? st : null;
     });
     expect(s.total).toBe(40);
     expect(stub.calls.embeddings).toBe(1);
 
     stub.setMode({ kind: "nonsense" });
-    const one = await (await post({ description: "coffee" })).json();
+    const one = (await (await post({ description: "coffee" })).json()) as Memory;
     const failed = await waitFor("failed", async () => {
-      const m = await (await app.request(`/v1/agents/solo/memories/${one.id}`)).json();
+      const m = (await (await app.request(`/v1/agents/solo/memories/${one.id}`)).json()) as Memory;
       return m.status.importance === "failed" ? m : null;
     });
-    expect(failed.errors.importance).toContain("very important!");
+    expect(failed.errors?.importance).toContain("very important!");
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { uniq } from "../support/env";
 import { stubEmbedding } from "../support/stub-openai";
-import { allReady, postMany, startPipeline, stats, vectorCount, waitFor } from "./support";
+import { allReady, getMemory, postMany, startPipeline, stats, vectorCount, waitFor } from "./support";
 
 // Real Postgres, real Redis (a queue prefix per system), the real `openai` client against the stub.
 let cleanup: (() => Promise<void>) | null = null;
@@ -37,7 +37,7 @@ describe("enrichment pipeline (BullMQ)", () => {
     const [id] = await postMany(t, agent, 1, () => "the deploy failed at noon");
     t.system.jobs.startWorkers();
     await allReady(t, agent, 1);
-    const m = await (await t.call("GET", `${path}/memories/${id}`)).json();
+    const m = await getMemory(t, agent, id as string);
     expect(m.embeddingModel).toBe("openai:stub-embed@64");
     expect(m.importance).toBe(8);
     const [row] = await queryRows<{ model: string; source: string }>(
@@ -74,17 +74,17 @@ describe("enrichment pipeline (BullMQ)", () => {
     });
     expect(s.embedding.ready).toBe(1);
     expect(t.stub.calls.chat).toBe(3);
-    const m = await (await t.call("GET", `${path}/memories/${id}`)).json();
+    const m = await getMemory(t, agent, id as string);
     expect(m.status.importance).toBe("failed");
-    expect(m.errors.importance).toContain('"very important!"');
-    expect(m.errors.importance).toContain("no rating 1..10");
+    expect(m.errors?.importance).toContain('"very important!"');
+    expect(m.errors?.importance).toContain("no rating 1..10");
 
     t.stub.setMode({ kind: "ok" });
     const retry = await t.call("POST", `${path}/enrichment/retry`);
     expect(retry.status).toBe(200);
-    expect(await retry.json()).toEqual({ importance: 1, embedding: 0 });
+    expect((await retry.json()) as unknown).toEqual({ importance: 1, embedding: 0 });
     await allReady(t, agent, 1);
-    const after = await (await t.call("GET", `${path}/memories/${id}`)).json();
+    const after = await getMemory(t, agent, id as string);
     expect(after.importance).toBe(2);
     expect(after.errors).toBeUndefined();
   });
@@ -110,9 +110,9 @@ describe("enrichment pipeline (BullMQ)", () => {
       return st.importance.failed === 1 && st.embedding.failed === 1 ? st : null;
     });
     expect(s.total).toBe(1);
-    const m = await (await t.call("GET", `${path}/memories/${id}`)).json();
-    expect(m.errors.embedding).toContain("500");
-    expect(m.errors.importance).toContain("500");
+    const m = await getMemory(t, agent, id as string);
+    expect(m.errors?.embedding).toContain("500");
+    expect(m.errors?.importance).toContain("500");
   });
 
   it("lets a changed description supersede the old job's result", async () => {
@@ -125,7 +125,7 @@ describe("enrichment pipeline (BullMQ)", () => {
     const patch = await t.call("PATCH", `${path}/memories/${id}`, { description: "the server crashed" });
     expect(patch.status).toBe(200);
     await allReady(t, agent, 1);
-    const m = await (await t.call("GET", `${path}/memories/${id}`)).json();
+    const m = await getMemory(t, agent, id as string);
     expect(m.description).toBe("the server crashed");
     expect(m.importance).toBe(8);
     const [row] = await queryRows<{ revision: number; embedding: string }>(

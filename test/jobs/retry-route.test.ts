@@ -14,14 +14,16 @@ describe("POST /v1/agents/{agentId}/enrichment/retry", () => {
     t = await startTestSystem({ env: pipelineEnv() });
     const res = await t.call("POST", `/v1/agents/${uniq("none")}/enrichment/retry`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ importance: 0, embedding: 0 });
+    expect((await res.json()) as unknown).toEqual({ importance: 0, embedding: 0 });
   });
 
   it("rejects a malformed agent id", async () => {
     t = await startTestSystem({ env: pipelineEnv() });
     const res = await t.call("POST", "/v1/agents/-bad/enrichment/retry");
     expect(res.status).toBe(400);
-    expect((await res.json()).error.details.field).toBe("agentId");
+    expect(((await res.json()) as { error: { details: { field: string } } }).error.details.field).toBe(
+      "agentId",
+    );
   });
 
   it("needs an API key when keys are configured, and stays inside the key's agent prefix", async () => {

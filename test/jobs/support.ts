@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db/client";
 import { JOB_NAMES } from "../../src/jobs/catalog";
 import type { AgentStats } from "../../src/memory/agent-stats";
+import type { Memory } from "../../src/memory/types";
 import { TEST_REDIS_URL, uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -23,12 +24,16 @@ export function pipelineEnv(prefix = uniq("mst")): Record<string, string> {
 }
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then throws with `what`). */
-export async function waitFor<T>(what: string, check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T>,
+  timeoutMs = 20_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   while (Date.now() < deadline) {
     last = await check();
-    if (last) return last;
+    if (last) return last as NonNullable<T>;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
@@ -58,6 +63,12 @@ export async function postMany(t: TestSystem, agentId: string, n: number, text =
   if (res.status !== 201) throw new Error(`POST ${res.status}: ${await res.text()}`);
   const body = (await res.json()) as { memories: { id: string }[] };
   return body.memories.map((m) => m.id);
+}
+
+/** GET one memory through the app. */
+export async function getMemory(t: TestSystem, agentId: string, id: string): Promise<Memory> {
+  const res = await t.call("GET", `/v1/agents/${encodeURIComponent(agentId)}/memories/${id}`);
+  return (await res.json()) as Memory;
 }
 
 /** Vectors stored for the agent, per model. */
