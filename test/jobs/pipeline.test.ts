@@ -33,7 +33,7 @@ describe("enrichment pipeline (BullMQ)", () => {
   });
 
   it("stores the model id with each vector and the scorer id with each importance", async () => {
-    const { t, agent, path } = await setup();
+    const { t, agent } = await setup();
     const [id] = await postMany(t, agent, 1, () => "the deploy failed at noon");
     t.system.jobs.startWorkers();
     await allReady(t, agent, 1);
@@ -101,7 +101,7 @@ describe("enrichment pipeline (BullMQ)", () => {
   });
 
   it("marks rows failed with the provider's error once a job runs out of attempts", async () => {
-    const { t, agent, path } = await setup({ MEMSTREAM_JOB_ATTEMPTS: "2" });
+    const { t, agent } = await setup({ MEMSTREAM_JOB_ATTEMPTS: "2" });
     t.stub.setMode({ kind: "status", status: 500 });
     const [id] = await postMany(t, agent, 1);
     t.system.jobs.startWorkers();
