@@ -46,10 +46,17 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
 } {
   let current: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  let running = false;
   const tick = () => {
+    // A slow sweep (large backlog, slow database) is not stacked with the next one.
+    if (running) return;
+    running = true;
     current = sweepOnce(opts)
       .then((n) => n > 0 && opts.logger.info("sweep re-enqueued pending work", { fields: n }))
-      .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }));
+      .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))
+      .finally(() => {
+        running = false;
+      });
   };
   tick();
   const timer = setInterval(() => {
