@@ -4,8 +4,9 @@ import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
 import { createInProcessDeliveryProcessor } from "./ingest/github/in-process-processor";
+import { composeJobs, type JobsPart } from "./jobs/compose";
 import type { Logger } from "./lib/logger";
-import { type EnrichmentNotifier, type MemoryDeps, noEnrichment, noReflection } from "./memory/deps";
+import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import {
   createInProcessReflectionScheduler,
   type InProcessReflectionScheduler,
@@ -14,6 +15,8 @@ import { maybeReflect } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createProviders, type Providers } from "./providers";
 import { type Clock, systemClock } from "./providers/types";
+
+export type { JobsPart } from "./jobs/compose";
 
 /** The running system's parts, built once from the config. */
 export type System = {
@@ -26,13 +29,14 @@ export type System = {
   github: { deps: IngestDeps; deliveries: DeliveryProcessor };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
-  /** Runs threshold reflections in this process (until the job system takes this over). */
+  /** Runs threshold reflections in this process, one at a time per agent. */
   reflections: InProcessReflectionScheduler;
   app: AppDeps;
+  jobs: JobsPart;
   close(): Promise<void>;
 };
 
-/** Composition root: opens the database (and migrates it), builds providers and domain deps. */
+/** Composition root: opens the database (and migrates it), builds providers, queues and domain deps. */
 export async function composeSystem(
   config: Config,
   logger: Logger,
@@ -40,7 +44,7 @@ export async function composeSystem(
     clock?: Clock;
     enrichment?: EnrichmentNotifier;
     providers?: Providers;
-    /** The job system's processor; by default deliveries are processed in this process. */
+    /** Another delivery processor; by default deliveries are processed in this process. */
     deliveries?: (deps: IngestDeps) => DeliveryProcessor;
   } = {},
 ): Promise<System> {
@@ -54,14 +58,13 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
     }));
-  // The seam for the job system: replace this scheduler with one that enqueues a per-agent job
-  // (deterministic id) whose processor calls `maybeReflect(reflect, agentId)`.
+  const jobs = composeJobs(config, logger, database, providers);
   const reflections = createInProcessReflectionScheduler((agentId) => maybeReflect(reflect, agentId), logger);
   const memory: MemoryDeps = {
     db: database.db,
     clock: overrides.clock ?? systemClock,
     embedder: providers.embedder,
-    enrichment: overrides.enrichment ?? noEnrichment,
+    enrichment: overrides.enrichment ?? jobs.notifier,
     // Without an LLM reflection is off: nothing is scheduled at all.
     reflection: providers.chat ? reflections : noReflection,
   };
@@ -84,9 +87,12 @@ export async function composeSystem(
     reflections,
     github: { deps: ingest, deliveries },
     app,
+    jobs: jobs.part,
     async close() {
-      // Background reflections and deliveries finish before their database goes away.
+      // Workers, background reflections and deliveries finish before their database goes away.
+      await jobs.closeWorkers();
       await Promise.all([reflections.idle(), inProcess?.drain()]);
+      await jobs.part.sink.close();
       await database.close();
     },
   };

@@ -44,6 +44,24 @@ const EnvSchema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
+  /** Whether the API process also runs the enrichment workers (`off` when `npm run worker` runs them). */
+  MEMSTREAM_WORKERS: z.enum(["in-process", "off"]).default("in-process"),
+  /** Redis key prefix of the queues; one per deployment (tests use one per file). */
+  MEMSTREAM_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default("memstream"),
+  MEMSTREAM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  MEMSTREAM_JOB_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  MEMSTREAM_JOB_BACKOFF_MS: z.coerce.number().int().min(1).default(2_000),
+  /** How long a job's claim on a memory lasts before another job may take it over. */
+  MEMSTREAM_CLAIM_MS: z.coerce.number().int().min(100).default(120_000),
+  /** BullMQ lock; a job whose worker died is retried once this lapses. */
+  MEMSTREAM_JOB_LOCK_MS: z.coerce.number().int().min(100).default(30_000),
+  MEMSTREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
+  /** A memory pending (and unclaimed) longer than this is re-enqueued by the sweep. */
+  MEMSTREAM_SWEEP_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  MEMSTREAM_SWEEP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(5_000),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
   /** Comma-separated webhook secrets; several at once so a secret can be rotated. */
@@ -83,6 +101,22 @@ export type Config = {
   /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
   reflectionThreshold: number;
   tokenizerEncoding: TokenEncoding;
+  jobs: JobsConfig;
+};
+
+/** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
+export type JobsConfig = {
+  /** Run workers inside the API process (BullMQ when Redis is configured, else an in-process queue). */
+  workers: "in-process" | "off";
+  queuePrefix: string;
+  concurrency: number;
+  attempts: number;
+  backoffMs: number;
+  claimMs: number;
+  lockMs: number;
+  sweepIntervalMs: number;
+  sweepAfterMs: number;
+  sweepLimit: number;
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -148,6 +182,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     github: { webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [], routes: readRoutes(e.GITHUB_ROUTES) },
     reflectionThreshold: e.REFLECTION_THRESHOLD,
     tokenizerEncoding: e.TOKENIZER_ENCODING,
+    jobs: {
+      workers: e.MEMSTREAM_WORKERS,
+      queuePrefix: e.MEMSTREAM_QUEUE_PREFIX,
+      concurrency: e.MEMSTREAM_WORKER_CONCURRENCY,
+      attempts: e.MEMSTREAM_JOB_ATTEMPTS,
+      backoffMs: e.MEMSTREAM_JOB_BACKOFF_MS,
+      claimMs: e.MEMSTREAM_CLAIM_MS,
+      lockMs: e.MEMSTREAM_JOB_LOCK_MS,
+      sweepIntervalMs: e.MEMSTREAM_SWEEP_INTERVAL_MS,
+      sweepAfterMs: e.MEMSTREAM_SWEEP_AFTER_MS,
+      sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
+    },
   };
 }
 

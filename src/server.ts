@@ -10,12 +10,22 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel, { service: "memstream-api" });
 const system = await composeSystem(config, logger);
 const app = createApp(system.app);
+// Small installs run the workers here too; with `npm run worker` elsewhere set MEMSTREAM_WORKERS=off.
+if (config.jobs.workers === "in-process") system.jobs.startWorkers();
+else if (!config.redisUrl)
+  logger.warn("MEMSTREAM_WORKERS=off without REDIS_URL: nothing will fill in importance and embeddings");
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   logger.info("listening", {
     url: `http://${config.host}:${info.port}`,
     database: system.database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL",
     embedder: system.providers.embedder.modelId,
+    workers:
+      config.jobs.workers === "off"
+        ? "off"
+        : config.redisUrl
+          ? "BullMQ (in this process)"
+          : "in-process queue",
     auth: config.apiKeys.length > 0 ? `${config.apiKeys.length} API key(s)` : "none (loopback only)",
   });
 });
@@ -32,6 +42,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info("shutting down", { signal });
   server.close();
+  // Workers finish the job in hand before the database closes.
   await system.close();
   process.exit(0);
 }

@@ -9,6 +9,7 @@ import { registerEraseAgent } from "./routes/agents/erase";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
 import { registerRetrieve } from "./routes/agents/retrieve";
+import { registerRetryEnrichment } from "./routes/agents/retry-enrichment";
 import { registerAgentSettings } from "./routes/agents/settings";
 import { registerAgentStats } from "./routes/agents/stats";
 import { registerHealth } from "./routes/health";
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps) {
   registerReflect(app, deps);
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
+  registerRetryEnrichment(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

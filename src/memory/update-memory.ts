@@ -50,12 +50,17 @@ export async function updateMemory(
         importanceStatus: "pending",
         importanceError: null,
         importanceSource: null,
+        // Claims held by jobs for the old text must not hold back the jobs for the new one.
+        importanceClaimedBy: null,
+        importanceClaimedUntil: null,
       });
       Object.assign(set, {
         embeddingStatus: "pending",
         embeddingError: null,
         embeddingModel: null,
         attempts: 0,
+        embeddingClaimedBy: null,
+        embeddingClaimedUntil: null,
       });
       // The old vectors describe the old text; keeping them would rank the memory by stale meaning.
       await tx.delete(memoryEmbeddings).where(eq(memoryEmbeddings.memoryId, id));

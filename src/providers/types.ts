@@ -34,6 +34,8 @@ export interface ChatModel {
 export interface ImportanceScorer {
   /** Identifies the scorer in logs and stats, e.g. `llm:gpt-4o-mini` or `offline:examples-v1`. */
   readonly id: string;
+  /** True when each description is its own provider call, so scoring one at a time costs nothing extra. */
+  readonly callPerDescription?: boolean;
   /** One integer 1..10 per description, in order. Throws `InvalidProviderAnswer` when the answer has no valid score. */
   score(descriptions: string[], context?: { agentId: string }): Promise<number[]>;
 }

@@ -31,6 +31,15 @@ export const memories = pgTable(
     embeddingModel: text("embedding_model"),
     /** Enrichment attempts so far (both fields), for the sweep's give-up rule. */
     attempts: integer("attempts").notNull().default(0),
+    /**
+     * Claims: the job that is computing a field, and until when. A job only calls a provider for
+     * rows it claimed, so two jobs holding the same memory never pay for it twice; a crashed
+     * worker's claim lapses at `*_claimed_until`, and the same job id (a BullMQ retry) may reclaim.
+     */
+    importanceClaimedBy: text("importance_claimed_by"),
+    importanceClaimedUntil: timestamp("importance_claimed_until", { withTimezone: true, mode: "date" }),
+    embeddingClaimedBy: text("embedding_claimed_by"),
+    embeddingClaimedUntil: timestamp("embedding_claimed_until", { withTimezone: true, mode: "date" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     citations: text("citations").array().notNull().default(sql`'{}'::text[]`),
     /** Prompt version for reflections (null for other kinds). */

@@ -40,6 +40,7 @@ export function createLlmImportanceScorer(opts: LlmImportanceScorerOptions): Imp
 
   return {
     id: `llm:${opts.chat.modelId}`,
+    callPerDescription: true,
     score: (descriptions) => mapConcurrent(descriptions, concurrency, scoreOne),
   };
 }

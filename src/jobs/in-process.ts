@@ -1,0 +1,102 @@
+import { UnrecoverableError } from "bullmq";
+import type { Logger } from "../lib/logger";
+import type { JobName, JobRequest } from "./catalog";
+import type { JobSink } from "./sink";
+
+type Entry = JobRequest & { attempt: number; notBefore: number };
+
+/** Runs one job attempt (1-based); throws to retry. */
+export type RunJob = (job: JobRequest, attempt: number) => Promise<unknown>;
+
+export type InProcessQueue = JobSink & {
+  /** Starts consuming with `run`; `concurrency` jobs at once per job name. */
+  start(run: RunJob): void;
+  /** Stops taking jobs and waits for the running ones; queued ones are dropped (the sweep re-finds them). */
+  close(): Promise<void>;
+  /** Jobs queued or running (benchmarks and tests). */
+  size(): number;
+};
+
+/**
+ * The zero-config queue (no Redis): the same jobs, ids and processors as BullMQ, in memory.
+ * Same semantics where they matter: a job id already queued or running is not added twice,
+ * failures retry with exponential backoff up to `attempts`, `UnrecoverableError` does not retry.
+ * Losing it on restart loses nothing: the rows stay pending and the sweep re-enqueues them.
+ */
+export function createInProcessQueue(opts: {
+  concurrency: number;
+  attempts: number;
+  backoffMs: number;
+  logger: Logger;
+}): InProcessQueue {
+  const entries = new Map<string, Entry>();
+  const running = new Set<string>();
+  const inflight = new Set<Promise<void>>();
+  let run: RunJob | null = null;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const busy = (name: JobName) => [...running].filter((id) => entries.get(id)?.name === name).length;
+
+  function pump() {
+    if (!run || closed) return;
+    const now = Date.now();
+    let wake = Number.POSITIVE_INFINITY;
+    for (const e of entries.values()) {
+      if (running.has(e.id)) continue;
+      if (e.notBefore > now) {
+        wake = Math.min(wake, e.notBefore);
+        continue;
+      }
+      if (busy(e.name) >= opts.concurrency) continue;
+      execute(e, run);
+    }
+    if (timer) clearTimeout(timer);
+    timer = Number.isFinite(wake) ? setTimeout(pump, wake - now) : null;
+  }
+
+  function execute(e: Entry, fn: RunJob) {
+    running.add(e.id);
+    e.attempt++;
+    const p = fn(e, e.attempt)
+      .then(() => {
+        entries.delete(e.id);
+      })
+      .catch((err: unknown) => {
+        const final = err instanceof UnrecoverableError || e.attempt >= opts.attempts;
+        opts.logger.warn(final ? "job failed" : "job attempt failed", {
+          job: e.name,
+          id: e.id,
+          attempt: e.attempt,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        if (final) entries.delete(e.id);
+        else e.notBefore = Date.now() + opts.backoffMs * 2 ** (e.attempt - 1);
+      })
+      .finally(() => {
+        running.delete(e.id);
+        inflight.delete(p);
+        pump();
+      });
+    inflight.add(p);
+  }
+
+  return {
+    async enqueue(jobs) {
+      if (closed) return;
+      for (const j of jobs) if (!entries.has(j.id)) entries.set(j.id, { ...j, attempt: 0, notBefore: 0 });
+      pump();
+    },
+    start(fn) {
+      run = fn;
+      pump();
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...inflight]);
+      entries.clear();
+    },
+    size: () => entries.size,
+  };
+}

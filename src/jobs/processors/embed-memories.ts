@@ -1,0 +1,29 @@
+import { claimRows, errorText, markFailed } from "../claims";
+import { storeEmbeddings } from "../store";
+import { isFinalAttempt, type Processor } from "./types";
+
+/**
+ * `memories.embed`: claims the chunk's rows still pending, embeds them in one provider call
+ * (the embedder splits by its own `maxBatchSize`), stores the vectors under the model id.
+ * Provider faults throw so the queue backs off; on the last attempt the rows are marked failed.
+ */
+export const embedMemories: Processor = async (deps, payload, ctx) => {
+  const rows = await claimRows(deps.db, "embedding", payload.items, ctx.jobId, deps.claimMs);
+  if (rows.length === 0) return { claimed: 0, embedded: 0 };
+  let vectors: number[][];
+  try {
+    vectors = await deps.embedder.embed(rows.map((r) => r.description));
+  } catch (err) {
+    if (isFinalAttempt(ctx)) {
+      const refs = rows.map((r) => ({ memoryId: r.id, revision: r.revision }));
+      await markFailed(deps.db, "embedding", refs, ctx.jobId, errorText(err));
+    }
+    throw err;
+  }
+  const embedded = await storeEmbeddings(
+    deps.db,
+    deps.embedder.modelId,
+    rows.map((r, i) => ({ memoryId: r.id, revision: r.revision, vector: vectors[i] ?? [] })),
+  );
+  return { claimed: rows.length, embedded };
+};

@@ -1,0 +1,90 @@
+import { InvalidProviderAnswer } from "../../lib/errors";
+import type { ImportanceScorer } from "../../providers/types";
+import { type ClaimedRow, claimRows, errorText, markFailed } from "../claims";
+import { recordInvalid, storeScores } from "../store";
+import { isFinalAttempt, type Processor } from "./types";
+
+/** Unusable replies tolerated per memory before it is marked failed (counted in `attempts`). */
+export const MAX_INVALID_REPLIES = 3;
+/** Scoring calls in flight per job when the scorer makes one call per memory. */
+const PER_MEMORY_CONCURRENCY = 4;
+
+type Outcome = { row: ClaimedRow } & ({ score: number } | { error: unknown });
+
+/**
+ * `memories.score`: claims the chunk's rows still pending and scores them. Scores are stored as
+ * they come; a reply with no valid score counts against that memory alone (failed after
+ * `MAX_INVALID_REPLIES`); any memory left pending makes the job throw, so the queue retries it
+ * after a backoff and only the rows still pending are sent again.
+ */
+export const scoreImportance: Processor = async (deps, payload, ctx) => {
+  const rows = await claimRows(deps.db, "importance", payload.items, ctx.jobId, deps.claimMs);
+  if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
+  const outcomes = await scoreRows(deps.importance, rows);
+  const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision });
+
+  const scored = outcomes.flatMap((o) => ("score" in o ? [{ ...ref(o.row), score: o.score }] : []));
+  const stored = await storeScores(deps.db, deps.importance.id, scored);
+  const invalid = outcomes.flatMap((o) =>
+    "error" in o && o.error instanceof InvalidProviderAnswer
+      ? [{ ...ref(o.row), error: errorText(o.error) }]
+      : [],
+  );
+  const stillInvalid = await recordInvalid(deps.db, invalid, MAX_INVALID_REPLIES);
+  const faults = outcomes.flatMap((o) =>
+    "error" in o && !(o.error instanceof InvalidProviderAnswer) ? [o] : [],
+  );
+
+  const firstFault = faults[0];
+  if (firstFault) {
+    if (isFinalAttempt(ctx)) {
+      const left = [
+        ...faults.map((f) => ref(f.row)),
+        ...invalid.filter((i) => stillInvalid.includes(i.memoryId)),
+      ];
+      await markFailed(deps.db, "importance", left, ctx.jobId, errorText(firstFault.error));
+    }
+    throw firstFault.error;
+  }
+  if (stillInvalid.length > 0) {
+    if (isFinalAttempt(ctx)) {
+      for (const i of invalid.filter((x) => stillInvalid.includes(x.memoryId))) {
+        await markFailed(deps.db, "importance", [i], ctx.jobId, i.error);
+      }
+    }
+    throw new Error(`importance: ${stillInvalid.length} replies had no valid score; retrying`);
+  }
+  return { claimed: rows.length, scored: stored, invalid: invalid.length };
+};
+
+/**
+ * One outcome per row. A scorer that calls a provider per memory is called per memory, so one
+ * bad reply does not discard the others (each was a paid call); a batch scorer gets one call.
+ */
+async function scoreRows(scorer: ImportanceScorer, rows: ClaimedRow[]): Promise<Outcome[]> {
+  const texts = rows.map((r) => r.description);
+  const ctx = { agentId: rows[0]?.agentId ?? "" };
+  if (!scorer.callPerDescription) {
+    try {
+      const scores = await scorer.score(texts, ctx);
+      return rows.map((row, i) => ({ row, score: scores[i] ?? 0 }));
+    } catch (error) {
+      return rows.map((row) => ({ row, error }));
+    }
+  }
+  const out = new Array<Outcome>(rows.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < rows.length; i = next++) {
+      const row = rows[i] as ClaimedRow;
+      try {
+        const [score] = await scorer.score([row.description], { agentId: row.agentId });
+        out[i] = { row, score: score ?? 0 };
+      } catch (error) {
+        out[i] = { row, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PER_MEMORY_CONCURRENCY, rows.length) }, lane));
+  return out;
+}

@@ -1,0 +1,58 @@
+import { Queue } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
+import type { JobsConfig } from "../config";
+import { defaultJobOptions, JOB_NAMES, type JobName, type JobRequest } from "./catalog";
+import type { JobSink } from "./sink";
+
+/**
+ * Redis connection for workers, per BullMQ's production notes: `maxRetriesPerRequest: null`
+ * so blocking commands wait out a Redis restart instead of throwing, and reconnect forever.
+ */
+export function workerConnection(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 5_000) });
+}
+
+/**
+ * Connection for producers (the API): no offline queue, so an add fails at once while Redis is
+ * down and the POST still answers fast; the sweep enqueues the work later.
+ */
+export function producerConnection(url: string): Redis {
+  const opts: RedisOptions = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (n) => Math.min(n * 200, 5_000),
+  };
+  return new Redis(url, opts);
+}
+
+export type BullQueues = JobSink & { queues: Record<JobName, Queue>; close(): Promise<void> };
+
+/** One BullMQ queue per job name (each gets its own workers and concurrency), sharing one connection. */
+export function createBullQueues(
+  url: string,
+  cfg: Pick<JobsConfig, "queuePrefix" | "attempts" | "backoffMs">,
+) {
+  const connection = producerConnection(url);
+  // Errors surface on each add; without a listener ioredis would also print them unhandled.
+  connection.on("error", () => {});
+  const opts = { connection, prefix: cfg.queuePrefix, defaultJobOptions: defaultJobOptions(cfg) };
+  const queues = Object.fromEntries(JOB_NAMES.map((n) => [n, new Queue(n, opts)])) as Record<JobName, Queue>;
+  for (const q of Object.values(queues)) q.on("error", () => {});
+  const sink: BullQueues = {
+    queues,
+    async enqueue(jobs: JobRequest[]) {
+      for (const name of JOB_NAMES) {
+        const mine = jobs.filter((j) => j.name === name);
+        if (mine.length === 0) continue;
+        await queues[name].addBulk(mine.map((j) => ({ name, data: j.payload, opts: { jobId: j.id } })));
+      }
+    },
+    async close() {
+      // Bounded: with Redis down, close would otherwise wait for a connection that never comes.
+      const closing = Promise.all(JOB_NAMES.map((n) => queues[n].close()));
+      await Promise.race([closing, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      connection.disconnect();
+    },
+  };
+  return sink;
+}

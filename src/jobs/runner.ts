@@ -1,0 +1,95 @@
+import { Worker } from "bullmq";
+import type { JobsConfig } from "../config";
+import type { Logger } from "../lib/logger";
+import { JOB_NAMES } from "./catalog";
+import type { InProcessQueue } from "./in-process";
+import { type ProcessorDeps, runJob } from "./processors";
+import { workerConnection } from "./queues";
+import type { JobSink } from "./sink";
+import { startSweep } from "./sweep";
+
+/** Running workers; `close` stops taking jobs, lets the current ones finish, closes connections. */
+export type Workers = { close(): Promise<void> };
+
+export type StartWorkers = {
+  cfg: JobsConfig;
+  deps: ProcessorDeps;
+  logger: Logger;
+  /** Where the sweep enqueues (the same queues the workers consume). */
+  sink: JobSink;
+  /** Redis: BullMQ workers. Otherwise the in-process queue is consumed here. */
+  queue: { kind: "bullmq"; redisUrl: string } | { kind: "in-process"; queue: InProcessQueue };
+};
+
+/** Starts the processors (BullMQ workers or the in-process queue) and the periodic sweep. */
+export function startWorkers(opts: StartWorkers): Workers {
+  const { cfg, deps, logger } = opts;
+  const sweep = startSweep({
+    db: deps.db,
+    sink: opts.sink,
+    afterMs: cfg.sweepAfterMs,
+    limit: cfg.sweepLimit,
+    embedChunk: deps.embedder.maxBatchSize,
+    intervalMs: cfg.sweepIntervalMs,
+    logger,
+  });
+
+  if (opts.queue.kind === "in-process") {
+    const q = opts.queue.queue;
+    q.start((job, attempt) =>
+      runJob(deps, job.name, job.payload, { jobId: job.id, attempt, maxAttempts: cfg.attempts }),
+    );
+    return {
+      async close() {
+        await sweep.stop();
+        await q.close();
+      },
+    };
+  }
+
+  const { redisUrl } = opts.queue;
+  const workers = JOB_NAMES.map((name) => {
+    const connection = workerConnection(redisUrl);
+    const worker = new Worker(
+      name,
+      (job) =>
+        runJob(deps, job.name, job.data, {
+          jobId: job.id ?? "",
+          attempt: job.attemptsMade + 1,
+          maxAttempts: job.opts.attempts ?? 1,
+        }),
+      {
+        connection,
+        prefix: cfg.queuePrefix,
+        concurrency: cfg.concurrency,
+        lockDuration: cfg.lockMs,
+        // A dead worker's job is handed back within one lock period, not the default 30 s check.
+        stalledInterval: cfg.lockMs,
+      },
+    );
+    worker.on("failed", (job, err) =>
+      logger.warn("job attempt failed", {
+        job: name,
+        id: job?.id,
+        attempt: job?.attemptsMade,
+        error: err.message,
+      }),
+    );
+    // Without a listener a Redis hiccup would crash the process; the worker reconnects by itself.
+    worker.on("error", (err) => logger.warn("worker error", { job: name, error: err.message }));
+    return { worker, connection };
+  });
+  logger.info("workers started", {
+    queues: JOB_NAMES,
+    concurrency: cfg.concurrency,
+    prefix: cfg.queuePrefix,
+  });
+  return {
+    async close() {
+      await sweep.stop();
+      // close() waits for the jobs in hand to finish; new ones are no longer taken.
+      await Promise.all(workers.map((w) => w.worker.close()));
+      for (const w of workers) w.connection.disconnect();
+    },
+  };
+}

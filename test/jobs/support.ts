@@ -1,0 +1,106 @@
+import { Queue } from "bullmq";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db/client";
+import { JOB_NAMES } from "../../src/jobs/catalog";
+import type { AgentStats } from "../../src/memory/agent-stats";
+import type { Memory } from "../../src/memory/types";
+import { TEST_REDIS_URL, uniq } from "../support/env";
+import { startTestSystem, type TestSystem } from "../support/system";
+
+/** Env for a pipeline test: real Redis under a queue prefix of its own, short timings. */
+export function pipelineEnv(prefix = uniq("mst")): Record<string, string> {
+  return {
+    REDIS_URL: TEST_REDIS_URL,
+    MEMSTREAM_QUEUE_PREFIX: prefix,
+    MEMSTREAM_JOB_BACKOFF_MS: "50",
+    MEMSTREAM_JOB_ATTEMPTS: "6",
+    MEMSTREAM_JOB_LOCK_MS: "1000",
+    MEMSTREAM_CLAIM_MS: "3000",
+    MEMSTREAM_SWEEP_INTERVAL_MS: "200",
+    MEMSTREAM_SWEEP_AFTER_MS: "60000",
+    MEMSTREAM_WORKER_CONCURRENCY: "2",
+    LLM_MODEL: "stub-chat",
+  };
+}
+
+/** Polls `check` until it returns a truthy value or the deadline passes (then throws with `what`). */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T>,
+  timeoutMs = 20_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last) return last as NonNullable<T>;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
+}
+
+/** GET stats through the app. */
+export async function stats(t: TestSystem, agentId: string): Promise<AgentStats> {
+  const res = await t.call("GET", `/v1/agents/${encodeURIComponent(agentId)}/stats`);
+  return (await res.json()) as AgentStats;
+}
+
+/** Waits until every memory of the agent is ready on both fields. */
+export const allReady = (t: TestSystem, agentId: string, n: number, timeoutMs?: number) =>
+  waitFor(
+    `${n} memories of ${agentId} ready`,
+    async () => {
+      const s = await stats(t, agentId);
+      return s.importance.ready === n && s.embedding.ready === n ? s : null;
+    },
+    timeoutMs,
+  );
+
+/** POSTs `n` memories in one batch; returns their ids. */
+export async function postMany(t: TestSystem, agentId: string, n: number, text = (i: number) => `note ${i}`) {
+  const memories = Array.from({ length: n }, (_, i) => ({ description: text(i) }));
+  const res = await t.call("POST", `/v1/agents/${encodeURIComponent(agentId)}/memories`, { memories });
+  if (res.status !== 201) throw new Error(`POST ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { memories: { id: string }[] };
+  return body.memories.map((m) => m.id);
+}
+
+/** GET one memory through the app. */
+export async function getMemory(t: TestSystem, agentId: string, id: string): Promise<Memory> {
+  const res = await t.call("GET", `/v1/agents/${encodeURIComponent(agentId)}/memories/${id}`);
+  return (await res.json()) as Memory;
+}
+
+/** Vectors stored for the agent, per model. */
+export async function vectorCount(t: TestSystem, agentId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.system.database.db,
+    sql`SELECT count(*)::int AS n FROM memory_embeddings WHERE agent_id = ${agentId}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Removes this test's queues from Redis (only its own prefix; never FLUSHALL). */
+export async function obliterateQueues(prefix: string): Promise<void> {
+  for (const name of JOB_NAMES) {
+    const q = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix });
+    await q.obliterate({ force: true });
+    await q.close();
+  }
+}
+
+/** Starts a test system wired to Redis, with a cleanup that erases its agents and its own queues. */
+export async function startPipeline(env: Record<string, string> = {}) {
+  const base = pipelineEnv();
+  const t = await startTestSystem({ env: { ...base, ...env } });
+  const prefix = env.MEMSTREAM_QUEUE_PREFIX ?? base.MEMSTREAM_QUEUE_PREFIX ?? "";
+  return {
+    t,
+    prefix,
+    async close(agentIds: string[]) {
+      for (const a of agentIds) await t.call("DELETE", `/v1/agents/${encodeURIComponent(a)}`);
+      await t.close();
+      await obliterateQueues(prefix);
+    },
+  };
+}
