@@ -58,15 +58,17 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
     }));
-  const jobs = composeJobs(config, logger, database, providers);
+  // Reflection runs in whichever process learns of new importance (API or worker); a unique
+  // index on running runs keeps it to one per agent across processes. Off without an LLM.
   const reflections = createInProcessReflectionScheduler((agentId) => maybeReflect(reflect, agentId), logger);
+  const reflection = providers.chat ? reflections : noReflection;
+  const jobs = composeJobs(config, logger, database, providers, reflection);
   const memory: MemoryDeps = {
     db: database.db,
     clock: overrides.clock ?? systemClock,
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? jobs.notifier,
-    // Without an LLM reflection is off: nothing is scheduled at all.
-    reflection: providers.chat ? reflections : noReflection,
+    reflection,
   };
   const reflect: ReflectAgentDeps = {
     ...memory,

@@ -2,7 +2,7 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./api/app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
-import { processPendingDeliveries } from "./ingest/github/process-pending";
+import { startDeliverySweep } from "./ingest/github/process-pending";
 import { createLogger } from "./lib/logger";
 
 // `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
@@ -30,11 +30,13 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   });
 });
 
-// GitHub deliveries an earlier process accepted but never finished (processing is in-process
-// until the job system's sweep takes over). Safe beside live processing: rows are locked.
-processPendingDeliveries(system.github.deps, { olderThanMs: 0 })
-  .then((counts) => logger.info("GitHub delivery sweep", counts))
-  .catch((error) => logger.warn("GitHub delivery sweep failed", { error: String(error) }));
+// GitHub deliveries are processed in the process that accepted them; this sweep finishes those an
+// earlier (crashed) process left `received`. Safe beside live processing: rows are locked.
+const deliverySweep = startDeliverySweep(system.github.deps, {
+  intervalMs: config.jobs.sweepIntervalMs,
+  olderThanMs: config.jobs.sweepAfterMs,
+  logger,
+});
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -42,7 +44,8 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info("shutting down", { signal });
   server.close();
-  // Workers finish the job in hand before the database closes.
+  // Workers and the sweep finish what they hold before the database closes.
+  await deliverySweep.stop();
   await system.close();
   process.exit(0);
 }

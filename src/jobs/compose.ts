@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
-import { type EnrichmentNotifier, noEnrichment } from "../memory/deps";
+import { type EnrichmentNotifier, noEnrichment, type ReflectionScheduler } from "../memory/deps";
 import type { Providers } from "../providers";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import { createQueueNotifier } from "./notifier";
@@ -26,6 +26,7 @@ export function composeJobs(
   logger: Logger,
   database: Database,
   providers: Providers,
+  reflection: ReflectionScheduler,
 ): { part: JobsPart; notifier: EnrichmentNotifier; closeWorkers(): Promise<void> } {
   const cfg = config.jobs;
   const inProcess = config.redisUrl
@@ -43,6 +44,7 @@ export function composeJobs(
     importance: providers.importance,
     logger,
     claimMs: cfg.claimMs,
+    reflection,
   };
   const embedChunk = providers.embedder.maxBatchSize;
   // Without Redis and without in-process workers nothing would consume the queue: announce nothing.

@@ -26,6 +26,11 @@ export type Stub = {
   setMode(mode: StubMode): void;
   /** Queues chat replies (or one-call errors), used in order before the default importance reply. */
   scriptChat(replies: ScriptedReply[]): void;
+  /**
+   * Queues replies used only for chat requests whose prompt matches `when` (checked before the
+   * general script), so scripted reflection answers are not consumed by importance calls.
+   */
+  scriptChatWhen(when: RegExp, replies: ScriptedReply[]): void;
   close(): Promise<void>;
 };
 
@@ -34,6 +39,7 @@ export async function startStubOpenAI(): Promise<Stub> {
   let mode: StubMode = { kind: "ok" };
   let statusLeft = Number.POSITIVE_INFINITY;
   const script: ScriptedReply[] = [];
+  const keyed: { when: RegExp; replies: ScriptedReply[] }[] = [];
   const stub: Omit<Stub, "url" | "close"> = {
     calls: { embeddings: 0, chat: 0, models: 0 },
     requests: [],
@@ -43,6 +49,9 @@ export async function startStubOpenAI(): Promise<Stub> {
     },
     scriptChat(replies) {
       script.push(...replies);
+    },
+    scriptChatWhen(when, replies) {
+      keyed.push({ when, replies: [...replies] });
     },
   };
 
@@ -80,7 +89,9 @@ export async function startStubOpenAI(): Promise<Stub> {
         data: [{ id: "stub-model", object: "model", created: 0, owned_by: "stub" }],
       });
     if (path === "/v1/embeddings") return send(res, 200, embeddings(body as EmbeddingsBody));
-    const next = mode.kind === "nonsense" ? "very important!" : script.shift();
+    const prompt = JSON.stringify((body as { messages?: unknown }).messages ?? "");
+    const match = keyed.find((k) => k.replies.length > 0 && k.when.test(prompt));
+    const next = mode.kind === "nonsense" ? "very important!" : (match?.replies.shift() ?? script.shift());
     if (typeof next === "object") {
       return send(res, next.status, {
         error: { message: `stub ${next.status}`, type: "server_error", param: null, code: null },

@@ -1,5 +1,6 @@
 import { and, asc, eq, lt } from "drizzle-orm";
 import { githubDeliveries } from "../../db/schema";
+import type { Logger } from "../../lib/logger";
 import type { IngestDeps } from "./deps";
 import { processDelivery } from "./process-delivery";
 
@@ -33,4 +34,33 @@ export async function processPendingDeliveries(
     }
   }
   return counts;
+}
+
+/** Runs `processPendingDeliveries` now and every `intervalMs`; never stacks runs; `stop()` waits for the current one. */
+export function startDeliverySweep(
+  deps: IngestDeps,
+  opts: { intervalMs: number; olderThanMs: number; logger: Logger },
+): { stop(): Promise<void> } {
+  let current: Promise<unknown> = Promise.resolve();
+  let running = false;
+  const tick = (olderThanMs: number) => {
+    if (running) return;
+    running = true;
+    current = processPendingDeliveries(deps, { olderThanMs })
+      .then((c) => c.processed + c.ignored + c.failed > 0 && opts.logger.info("GitHub delivery sweep", c))
+      .catch((error: unknown) => opts.logger.warn("GitHub delivery sweep failed", { error: String(error) }))
+      .finally(() => {
+        running = false;
+      });
+  };
+  // At start-up everything still `received` was left by an earlier process.
+  tick(0);
+  const timer = setInterval(() => tick(opts.olderThanMs), opts.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await current;
+    },
+  };
 }

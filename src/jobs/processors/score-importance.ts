@@ -25,6 +25,9 @@ export const scoreImportance: Processor = async (deps, payload, ctx) => {
 
   const scored = outcomes.flatMap((o) => ("score" in o ? [{ ...ref(o.row), score: o.score }] : []));
   const stored = await storeScores(deps.db, deps.importance.id, scored);
+  // New importance may push an agent over its reflection threshold (the scheduler dedupes).
+  const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
+  for (const agentId of agents) await deps.reflection.importanceAdded(agentId);
   const invalid = outcomes.flatMap((o) =>
     "error" in o && o.error instanceof InvalidProviderAnswer
       ? [{ ...ref(o.row), error: errorText(o.error) }]

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
+import type { ReflectionScheduler } from "../../memory/deps";
 import type { Embedder, ImportanceScorer } from "../../providers/types";
 import type { MemoryChunk } from "../catalog";
 
@@ -11,6 +12,8 @@ export type ProcessorDeps = {
   logger: Logger;
   /** How long a claim on a memory lasts (longer than one provider call with its retries). */
   claimMs: number;
+  /** Told which agents gained importance, so a threshold reflection can start. */
+  reflection: ReflectionScheduler;
 };
 
 /** Where a job run stands: its id (the claim owner) and whether this is its last attempt. */
