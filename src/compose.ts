@@ -39,6 +39,7 @@ export async function composeSystem(
     clock: overrides.clock ?? systemClock,
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? noEnrichment,
+    retrieval: config.retrieval,
   };
   const app: AppDeps = { config, logger, memory, ready: () => checkReady(database.db) };
   return { config, logger, database, providers, memory, app, close: () => database.close() };

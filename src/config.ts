@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
+  /** Streams with more memories than this use the fast (index-driven) retrieve path in auto mode. */
+  MEMSTREAM_FAST_RETRIEVE_THRESHOLD: z.coerce.number().int().min(0).default(50_000),
 });
 
 export type ApiKey = {
@@ -67,6 +69,7 @@ export type Config = {
   embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
   llm: { model: string } | null;
   importanceExamples: ImportanceExamples | null;
+  retrieval: { fastThreshold: number };
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
+    retrieval: { fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD },
   };
 }
 

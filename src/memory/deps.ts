@@ -22,4 +22,6 @@ export type MemoryDeps = {
   /** Embeds query texts, and names the model retrieval uses by default. */
   embedder: Embedder;
   enrichment: EnrichmentNotifier;
+  /** Retrieval tuning; defaults apply when absent. */
+  retrieval?: { fastThreshold: number };
 };

@@ -39,6 +39,9 @@ export const memories = pgTable(
   (t) => [
     index("memories_agent_created_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
     index("memories_agent_importance_idx").on(t.agentId, t.importance),
+    // Index endpoints give the fast path exact recency bounds and its most recent candidates.
+    // It makes the touch a non-HOT update, which stays cheap because memories has no vectors.
+    index("memories_agent_accessed_idx").on(t.agentId, t.lastAccessedAt.desc()),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)

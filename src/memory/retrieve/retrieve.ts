@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
@@ -7,6 +8,9 @@ import type { MemoryFilters } from "../list-memories";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
 import { exactRankQuery, type RankParams } from "./exact-query";
+import { candidatesPerSource, fastRankQuery } from "./fast-query";
+import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import { touchMemories } from "./touch";
 
 export type RetrieveInput = {
   /** The agent's current situation, embedded with the configured embedder. */
@@ -24,13 +28,19 @@ export type RetrieveInput = {
   touch?: boolean;
   kinds?: MemoryFilters["kinds"];
   filters?: Omit<MemoryFilters, "kinds">;
+  /** `exact` ranks every memory; `fast` ranks index-chosen candidates; `auto` (default) picks. */
+  mode?: RetrieveMode;
 };
+
+/** The ranked memories and which path ranked them. */
+export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast" };
 
 export const RETRIEVE_DEFAULTS = {
   k: 10,
   decay: 0.99,
   weights: { recency: 1, importance: 1, relevance: 1 },
   touch: true,
+  mode: "auto",
 } as const;
 
 type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
@@ -43,7 +53,7 @@ export async function retrieve(
   deps: MemoryDeps,
   agentId: string,
   input: RetrieveInput,
-): Promise<ScoredMemory[]> {
+): Promise<RetrieveResult> {
   const params: RankParams = {
     agentId,
     filters: { ...input.filters, kinds: input.kinds },
@@ -54,8 +64,24 @@ export async function retrieve(
     k: input.k ?? RETRIEVE_DEFAULTS.k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
   };
-  const rows = await queryRows<Row>(deps.db, exactRankQuery(params));
-  return rows.map((r) => ({
+  const threshold = deps.retrieval?.fastThreshold ?? DEFAULT_FAST_THRESHOLD;
+  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode, threshold);
+  // Ranking and touch are two statements in one transaction: a statement that modifies data
+  // never gets parallel workers, and readers still see all of the touch or none of it.
+  const rows = await deps.db.transaction(async (tx) => {
+    if (choice.mode === "fast" && choice.index) {
+      const ef = candidatesPerSource(params.k);
+      await tx.execute(
+        sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(ef)}, true)`,
+      );
+    }
+    const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
+    const ranked = await queryRows<Row>(tx, query);
+    if (!params.touch) return ranked;
+    const touched = await touchMemories(tx, agentId, ranked.map((r) => r.id), params.now);
+    return ranked.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt }));
+  });
+  const memories = rows.map((r) => ({
     ...toMemory(r),
     score: Number(r.score),
     scores: {
@@ -64,6 +90,7 @@ export async function retrieve(
       relevance: Number(r.sRelevance),
     },
   }));
+  return { memories, mode: choice.mode };
 }
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {
