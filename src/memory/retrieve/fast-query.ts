@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { recencyOf, type RankParams, scoreAndSelect } from "./exact-query";
+import { type RankParams, recencyOf, scoreAndSelect } from "./exact-query";
 import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
 
 /** Candidates taken from each ordered source (relevance, recency, importance). */
@@ -30,7 +30,9 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
   // partial index's predicate, and would fall back to scanning the agent's vectors.
   const expr = q ? sql.raw(hnswExpression(q.index, "e.embedding")) : sql``;
   const cast = q ? sql.raw(`::${q.index.storage}(${Math.trunc(q.dimensions)})`) : sql``;
-  const onModel = q ? sql.raw(`e.model = ${literal(q.model)} AND e.dimensions = ${Math.trunc(q.dimensions)}`) : sql``;
+  const onModel = q
+    ? sql.raw(`e.model = ${literal(q.model)} AND e.dimensions = ${Math.trunc(q.dimensions)}`)
+    : sql``;
   const negated = q ? negate(q.vector) : "";
   const hnsw = q
     ? sql`rel_ids AS MATERIALIZED (

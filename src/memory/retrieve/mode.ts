@@ -29,7 +29,8 @@ export async function chooseMode(
   const filtered = Object.values(p.filters).some((v) => v !== undefined);
   const index = p.query ? await findHnswIndex(db, p.query.model, p.query.dimensions) : null;
   if (requested === "fast") {
-    if (filtered) throw new Invalid("mode fast does not support kinds or filters; use exact or auto", { field: "mode" });
+    if (filtered)
+      throw new Invalid("mode fast does not support kinds or filters; use exact or auto", { field: "mode" });
     if (p.query && !index) {
       throw new Invalid(
         `mode fast needs an HNSW index for model ${p.query.model} (${p.query.dimensions} dimensions); create it with npm run index:create`,

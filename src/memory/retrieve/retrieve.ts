@@ -78,7 +78,12 @@ export async function retrieve(
     const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
     const ranked = await queryRows<Row>(tx, query);
     if (!params.touch) return ranked;
-    const touched = await touchMemories(tx, agentId, ranked.map((r) => r.id), params.now);
+    const touched = await touchMemories(
+      tx,
+      agentId,
+      ranked.map((r) => r.id),
+      params.now,
+    );
     return ranked.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt }));
   });
   const memories = rows.map((r) => ({

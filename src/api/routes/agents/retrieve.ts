@@ -30,10 +30,9 @@ const RetrieveBody = z
     now: IsoTime.optional(),
     touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
     kinds: z.array(Kind).min(1).optional(),
-    mode: z
-      .enum(["auto", "exact", "fast"])
-      .default(RETRIEVE_DEFAULTS.mode)
-      .openapi({ description: "exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks" }),
+    mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
+      description: "exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks",
+    }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
       .strict()
