@@ -48,7 +48,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
     : sql`rel_ids AS (SELECT NULL::text AS id WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
   return sql`
     WITH ${hnsw}
-    recent_ids AS (SELECT id FROM memories WHERE agent_id = ${agent} ORDER BY last_accessed_at DESC LIMIT ${n}),
+    recent_ids AS (SELECT id FROM memories WHERE agent_id = ${agent} ORDER BY last_accessed_at DESC NULLS LAST LIMIT ${n}),
     important_ids AS (
       SELECT id FROM memories WHERE agent_id = ${agent} AND importance IS NOT NULL
       ORDER BY importance DESC LIMIT ${n}
@@ -58,7 +58,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
       SELECT m.id, ${recencyOf(p, sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
       FROM ids JOIN memories m ON m.id = ids.id ${join}
     ),
-    b AS (
+    b AS MATERIALIZED (
       SELECT ${recencyOf(p, sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
         ${recencyOf(p, sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
         (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,

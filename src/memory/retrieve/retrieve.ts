@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { queryRows } from "../../db/client";
+import { type Db, queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
 import { resolveEmbeddingModel } from "../create-memories";
 import type { MemoryDeps } from "../deps";
@@ -69,12 +69,7 @@ export async function retrieve(
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const rows = await deps.db.transaction(async (tx) => {
-    if (choice.mode === "fast" && choice.index) {
-      const ef = candidatesPerSource(params.k);
-      await tx.execute(
-        sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(ef)}, true)`,
-      );
-    }
+    if (choice.mode === "fast") await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
     const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
     const ranked = await queryRows<Row>(tx, query);
     if (!params.touch) return ranked;
@@ -96,6 +91,23 @@ export async function retrieve(
     },
   }));
   return { memories, mode: choice.mode };
+}
+
+/**
+ * Session settings for the fast query, local to its transaction. The planner cannot cost a
+ * filtered HNSW scan well and, for a stream that is a large share of the table, prefers sorting
+ * every distance, which is the exact scan the fast path exists to avoid; so sorts and sequential
+ * scans are priced out and every candidate list comes from its index,
+ * and the few hundred candidates are joined by primary key. Those penalties would make
+ * the plan look expensive enough to JIT-compile (~0.4 s), so JIT is off too.
+ */
+async function useIndexPaths(tx: Pick<Db, "execute">, efSearch: number | null): Promise<void> {
+  const hnsw = efSearch
+    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(efSearch)}, true)`
+    : sql``;
+  await tx.execute(
+    sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true) ${hnsw}`,
+  );
 }
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {
