@@ -69,7 +69,10 @@ export async function retrieve(
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const rows = await deps.db.transaction(async (tx) => {
-    if (choice.mode === "fast") await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
+    // JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
+    // are short and run on every agent step, so compiling never pays off.
+    if (choice.mode === "exact") await tx.execute(sql`SELECT set_config('jit', 'off', true)`);
+    else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
     const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
     const ranked = await queryRows<Row>(tx, query);
     if (!params.touch) return ranked;
