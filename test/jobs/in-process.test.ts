@@ -28,6 +28,8 @@ describe("zero-config enrichment (no Redis, PGlite)", () => {
       LLM_MODEL: "stub-chat",
       OPENAI_MAX_RETRIES: "0",
       MEMSTREAM_JOB_BACKOFF_MS: "20",
+      // Counts provider calls: keep threshold reflections (tested on their own) out of it.
+      REFLECTION_THRESHOLD: "0",
     });
     system = await composeSystem(config, silentLogger);
     expect(system.jobs.inProcess).not.toBeNull();

@@ -50,6 +50,9 @@ export const memories = pgTable(
     index("memories_agent_importance_idx").on(t.agentId, t.importance),
     // The reflection trigger sums importance inserted since the last run (should-reflect.ts).
     index("memories_agent_inserted_idx").on(t.agentId, t.insertedAt),
+    // Index endpoints give the fast path exact recency bounds and its most recent candidates.
+    // It makes the touch a non-HOT update, which stays cheap because memories has no vectors.
+    index("memories_agent_accessed_idx").on(t.agentId, t.lastAccessedAt.desc()),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)

@@ -4,7 +4,7 @@
  */
 import type { MemoryDeps } from "../deps";
 import { LIMITS } from "../limits";
-import { RETRIEVE_DEFAULTS, type RetrieveInput, retrieve } from "../retrieve/retrieve";
+import { RETRIEVE_DEFAULTS, type RetrieveInput, type RetrieveResult, retrieve } from "../retrieve/retrieve";
 import { touchMemories } from "../retrieve/touch";
 import type { ScoredMemory } from "../types";
 import { fitToBudget } from "./fit";
@@ -26,6 +26,7 @@ export type ContextInput = RetrieveInput & {
 
 export type ContextResult = {
   memories: ScoredMemory[];
+  mode: RetrieveResult["mode"];
   context: {
     /** The block, present when format is "text". */
     text?: string;
@@ -50,7 +51,7 @@ export async function retrieveContext(
 ): Promise<ContextResult> {
   const { maxTokens, format, ...rest } = input;
   const k = rest.k ?? (maxTokens === undefined ? RETRIEVE_DEFAULTS.k : CONTEXT_DEFAULT_K);
-  const ranked = await retrieve(deps, agentId, { ...rest, k, touch: false });
+  const { memories: ranked, mode } = await retrieve(deps, agentId, { ...rest, k, touch: false });
   const count = createTokenCounter(encoding);
   const fitted =
     maxTokens === undefined
@@ -59,18 +60,15 @@ export async function retrieveContext(
 
   if (rest.touch ?? RETRIEVE_DEFAULTS.touch) {
     const now = rest.now ? new Date(rest.now) : deps.clock.now();
-    await touchMemories(
+    const touched = await touchMemories(
       deps.db,
       agentId,
       fitted.memories.map((m) => m.id),
       now,
     );
-    // Report what the touch stored: never moved backwards (see touchMemories).
-    for (const m of fitted.memories) {
-      if (Date.parse(m.lastAccessedAt) < now.getTime()) m.lastAccessedAt = now.toISOString();
-    }
+    for (const m of fitted.memories) m.lastAccessedAt = touched.get(m.id) ?? m.lastAccessedAt;
   }
   const context: ContextResult["context"] = { tokens: fitted.tokens, encoding, truncated: fitted.truncated };
   if (format === "text") context.text = formatContext(fitted.memories);
-  return { memories: fitted.memories, context };
+  return { memories: fitted.memories, mode, context };
 }

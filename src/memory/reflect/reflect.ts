@@ -48,7 +48,8 @@ export async function reflectAgent(
       chat,
       recent: () => recentMemories(deps.db, agentId, RECENT_MEMORIES),
       // touch: false — reflecting is not the agent acting on a memory (docs/adr/0005-reflection-runs.md).
-      retrieve: (question) => retrieve(deps, agentId, { query: question, k: EVIDENCE_K, touch: false }),
+      retrieve: async (question) =>
+        (await retrieve(deps, agentId, { query: question, k: EVIDENCE_K, touch: false })).memories,
     });
     return await storeInsights(deps, agentId, claimed.id, plan, usage);
   } catch (err) {

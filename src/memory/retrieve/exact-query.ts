@@ -13,12 +13,17 @@ export type RankParams = {
   touch: boolean;
 };
 
+/** The raw recency of a last-access column: decay^(hours since access, ≥ 0). */
+export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
+  return sql`power(${p.decay}::float8, greatest(extract(epoch FROM (${p.now.toISOString()}::timestamptz - ${column})) / 3600.0, 0)::float8)`;
+}
+
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * The exact Generative Agents ranking as one statement: candidates → min/max → scaled
- * components → top k → touch. One statement is one snapshot, so a concurrent retrieve sees
- * either all of this touch or none of it.
+ * The exact Generative Agents ranking as one SELECT: candidates → min/max → scaled components
+ * → top k. The touch is a second statement in the same transaction (see retrieve.ts): a
+ * statement that modifies data never runs in parallel, and the scan is the expensive part.
  *
  * Rules for memories that are not fully enriched (documented in the README and OpenAPI):
  * - importance not yet scored: the scaled importance is 0.5; min/max use scored memories only.
@@ -28,25 +33,14 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  */
 export function exactRankQuery(p: RankParams): SQL {
   const where = and(...filterConditions(p.agentId, p.filters));
-  const now = p.now.toISOString();
   const relevance = p.query ? sql`1 - (e.embedding <=> ${p.query.vector}::vector)` : sql`NULL::float8`;
   const join = p.query
     ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = memories.id AND e.model = ${p.query.model} AND e.dimensions = ${p.query.dimensions}`
     : sql``;
-  const scale = (col: string, lo: string, hi: string, missing: number) =>
-    sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}
-      THEN (c.${col} - b.${lo}) / (b.${hi} - b.${lo}) ELSE 0.5 END`);
-  const touch = p.touch
-    ? sql`, touched AS (
-        UPDATE memories SET last_accessed_at = greatest(memories.last_accessed_at, ${now}::timestamptz)
-        FROM top WHERE memories.id = top.id
-        RETURNING memories.id, memories.last_accessed_at)`
-    : sql`, touched AS (SELECT NULL::text AS id, NULL::timestamptz AS last_accessed_at WHERE false)`;
-
   return sql`
     WITH cand AS MATERIALIZED (
       SELECT memories.id,
-        power(${p.decay}::float8, greatest(extract(epoch FROM (${now}::timestamptz - memories.last_accessed_at)) / 3600.0, 0)::float8) AS rec,
+        ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
         ${relevance} AS rel
       FROM memories ${join}
@@ -55,6 +49,19 @@ export function exactRankQuery(p: RankParams): SQL {
     b AS (
       SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
     ),
+    ${scoreAndSelect(p)}`;
+}
+
+const scale = (col: string, lo: string, hi: string, missing: number) =>
+  sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}
+      THEN (c.${col} - b.${lo}) / (b.${hi} - b.${lo}) ELSE 0.5 END`);
+
+/**
+ * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
+ * raw values) and `b` (their bounds), scales, weights, takes the top k and reads the rows.
+ */
+export function scoreAndSelect(p: Pick<RankParams, "weights" | "k">): SQL {
+  return sql`
     scaled AS (
       SELECT c.id, ${scale("rec", "rlo", "rhi", 0)} AS recency,
         ${scale("imp", "ilo", "ihi", 0.5)} AS importance,
@@ -69,14 +76,13 @@ export function exactRankQuery(p: RankParams): SQL {
       ORDER BY score DESC, id COLLATE "C"
       LIMIT ${p.k}
     )
-    ${touch}
     SELECT m.id, m.agent_id AS "agentId", m.kind, m.description,
       to_char(m.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO)}) AS "createdAt",
-      to_char(coalesce(t.last_accessed_at, m.last_accessed_at) AT TIME ZONE 'UTC', ${sql.raw(ISO)}) AS "lastAccessedAt",
+      to_char(m.last_accessed_at AT TIME ZONE 'UTC', ${sql.raw(ISO)}) AS "lastAccessedAt",
       m.importance, m.importance_status AS "importanceStatus", m.importance_error AS "importanceError",
       m.embedding_status AS "embeddingStatus", m.embedding_error AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
-    FROM top JOIN memories m ON m.id = top.id LEFT JOIN touched t ON t.id = top.id
+    FROM top JOIN memories m ON m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
 }

@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { queryRows } from "../../db/client";
+import { type Db, queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
 import { withCitationStatus } from "../citation-status";
 import { resolveEmbeddingModel } from "../create-memories";
@@ -8,6 +9,9 @@ import type { MemoryFilters } from "../list-memories";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
 import { exactRankQuery, type RankParams } from "./exact-query";
+import { candidatesPerSource, fastRankQuery } from "./fast-query";
+import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import { touchMemories } from "./touch";
 
 export type RetrieveInput = {
   /** The agent's current situation, embedded with the configured embedder. */
@@ -25,13 +29,19 @@ export type RetrieveInput = {
   touch?: boolean;
   kinds?: MemoryFilters["kinds"];
   filters?: Omit<MemoryFilters, "kinds">;
+  /** `exact` ranks every memory; `fast` ranks index-chosen candidates; `auto` (default) picks. */
+  mode?: RetrieveMode;
 };
+
+/** The ranked memories and which path ranked them. */
+export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast" };
 
 export const RETRIEVE_DEFAULTS = {
   k: 10,
   decay: 0.99,
   weights: { recency: 1, importance: 1, relevance: 1 },
   touch: true,
+  mode: "auto",
 } as const;
 
 type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
@@ -44,7 +54,7 @@ export async function retrieve(
   deps: MemoryDeps,
   agentId: string,
   input: RetrieveInput,
-): Promise<ScoredMemory[]> {
+): Promise<RetrieveResult> {
   const params: RankParams = {
     agentId,
     filters: { ...input.filters, kinds: input.kinds },
@@ -55,8 +65,27 @@ export async function retrieve(
     k: input.k ?? RETRIEVE_DEFAULTS.k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
   };
-  const rows = await queryRows<Row>(deps.db, exactRankQuery(params));
-  const ranked = rows.map((r) => ({
+  const threshold = deps.retrieval?.fastThreshold ?? DEFAULT_FAST_THRESHOLD;
+  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode, threshold);
+  // Ranking and touch are two statements in one transaction: a statement that modifies data
+  // never gets parallel workers, and readers still see all of the touch or none of it.
+  const rows = await deps.db.transaction(async (tx) => {
+    // JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
+    // are short and run on every agent step, so compiling never pays off.
+    if (choice.mode === "exact") await tx.execute(sql`SELECT set_config('jit', 'off', true)`);
+    else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
+    const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
+    const ranked = await queryRows<Row>(tx, query);
+    if (!params.touch) return ranked;
+    const touched = await touchMemories(
+      tx,
+      agentId,
+      ranked.map((r) => r.id),
+      params.now,
+    );
+    return ranked.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt }));
+  });
+  const memories = rows.map((r) => ({
     ...toMemory(r),
     score: Number(r.score),
     scores: {
@@ -65,7 +94,24 @@ export async function retrieve(
       relevance: Number(r.sRelevance),
     },
   }));
-  return withCitationStatus(deps.db, agentId, ranked);
+  return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode };
+}
+
+/**
+ * Session settings for the fast query, local to its transaction. The planner cannot cost a
+ * filtered HNSW scan well and, for a stream that is a large share of the table, prefers sorting
+ * every distance, which is the exact scan the fast path exists to avoid; so sorts and sequential
+ * scans are priced out and every candidate list comes from its index,
+ * and the few hundred candidates are joined by primary key. Those penalties would make
+ * the plan look expensive enough to JIT-compile (~0.4 s), so JIT is off too.
+ */
+async function useIndexPaths(tx: Pick<Db, "execute">, efSearch: number | null): Promise<void> {
+  const hnsw = efSearch
+    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(efSearch)}, true)`
+    : sql``;
+  await tx.execute(
+    sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true) ${hnsw}`,
+  );
 }
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {

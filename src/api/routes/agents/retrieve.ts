@@ -41,6 +41,9 @@ const RetrieveBody = z
     now: IsoTime.optional(),
     touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
     kinds: z.array(Kind).min(1).optional(),
+    mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
+      description: "exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks",
+    }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
       .strict()
@@ -82,17 +85,23 @@ const route = createRoute({
     "importance = the 1–10 score; relevance = cosine similarity to the query embedding.",
     "A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral);",
     "a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all.",
-    "With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same statement.",
+    "With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction.",
     "With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first",
     "prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`),",
     "and only those are touched.",
+    "mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an",
+    "HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes",
+    "(approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
   ].join(" "),
   request: {
     params: AgentParam,
     body: { required: true, content: { "application/json": { schema: RetrieveBody } } },
   },
   responses: {
-    200: json(z.object({ memories: z.array(Scored), context: Context.optional() }), "Best first"),
+    200: json(
+      z.object({ memories: z.array(Scored), mode: z.enum(["exact", "fast"]), context: Context.optional() }),
+      "Best first",
+    ),
     ...errorResponses,
   },
 });
@@ -104,6 +113,5 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
     if (body.maxTokens !== undefined || body.format !== undefined) {
       return c.json(await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding), 200);
     }
-    const memories = await retrieve(deps.memory, agentId, body);
-    return c.json({ memories }, 200);
+    return c.json(await retrieve(deps.memory, agentId, body), 200);
   });

@@ -1,0 +1,221 @@
+/**
+ * Retrieval at scale: `npm run bench:retrieval` (sizes from BENCH_SIZES, default 10000,100000;
+ * `--full` adds 1,000,000 at 512-d and 100,000 at 1536-d). Each dataset lives in its own database
+ * (memstream_bench_<size>_<dims>, reused when complete) on BENCH_DATABASE_URL's server.
+ * For each it prints, in one run: the raw distance-scan floor, exact retrieve and its ratio to
+ * the floor, fast retrieve with recall@10 against exact, the same for a 10k agent in the same
+ * table, the touch with the HNSW index present, and write throughput.
+ */
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import pgvector from "pgvector";
+import { createApp } from "../src/api/app";
+import { composeSystem } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { type Db, openDatabase, queryRows } from "../src/db/client";
+import { silentLogger } from "../src/lib/logger";
+import { type MemoryDeps, noEnrichment, noReflection } from "../src/memory/deps";
+import { retrieve } from "../src/memory/retrieve/retrieve";
+import { touchMemories } from "../src/memory/retrieve/touch";
+import { systemClock } from "../src/providers/types";
+import { type DatasetSpec, ensureDataset, MAIN, modelOf, SMALL, SMALL_SIZE } from "./lib/dataset";
+import { printTable, quantile, timeRuns, writeResults } from "./lib/stats";
+
+const { values } = parseArgs({ options: { full: { type: "boolean", default: false } }, strict: false });
+const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const sizes = (process.env.BENCH_SIZES ?? (values.full ? "10000,100000,1000000" : "10000,100000"))
+  .split(",")
+  .map(Number);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 30);
+const specs: DatasetSpec[] = [
+  ...sizes.map((size) => ({
+    size,
+    dims: 512,
+    distributions: ["clustered", "random"] as ("clustered" | "random")[],
+  })),
+  ...(process.env.BENCH_1536 === "0"
+    ? []
+    : sizes
+        .filter((s) => s <= (values.full ? 100_000 : 10_000))
+        .map((size) => ({ size, dims: 1536, distributions: ["clustered"] as ("clustered" | "random")[] }))),
+];
+const log = (s: string) => console.log(s);
+
+const rows: Record<string, string | number>[] = [];
+const writes: Record<string, string | number>[] = [];
+const results: unknown[] = [];
+log(`retrieval bench: sizes ${sizes.join(", ")}; ${QUERIES} queries per figure; k = 10`);
+for (const spec of specs) {
+  log(`dataset ${spec.size} × ${spec.dims}-d …`);
+  const url = await ensureDataset(BASE, spec, log);
+  const database = await openDatabase({ url, dataDir: "", poolSize: 4 });
+  try {
+    for (const dist of spec.distributions) {
+      const model = modelOf(spec.dims, dist);
+      const deps: MemoryDeps = {
+        db: database.db,
+        clock: systemClock,
+        embedder: { modelId: model, dimensions: spec.dims, maxBatchSize: 1, embed: async () => [] },
+        enrichment: noEnrichment,
+        reflection: noReflection,
+      };
+      const agents = spec.size > SMALL_SIZE ? [MAIN, SMALL] : [MAIN];
+      for (const agent of agents) {
+        const r = await measureAgent(deps, agent, model, spec, dist);
+        results.push(r);
+        rows.push({
+          rows: spec.size,
+          dims: spec.dims,
+          data: dist,
+          agent: agent === MAIN ? `main ${short(spec.size)}` : `small ${short(SMALL_SIZE)}`,
+          "floor p50": r.floorP50,
+          "exact p50": r.exactP50,
+          "exact/floor": r.exactP50 / r.floorP50,
+          "fast p50": r.fastP50,
+          "fast p99": r.fastP99,
+          "recall@10": r.recall,
+          "auto→": r.auto,
+          "touch p50": r.touchP50,
+          "touch p99": r.touchP99,
+        });
+      }
+    }
+    if (spec.dims === 512) {
+      const w = await measureWrites(url, modelOf(spec.dims, "clustered"), spec.dims);
+      writes.push({ rows: spec.size, dims: spec.dims, ...w });
+      results.push({ spec, writes: w });
+    }
+  } finally {
+    await database.close();
+  }
+}
+log("\nretrieve (ms; recall@10 of fast against exact, default weights)");
+printTable(rows);
+log("\nwrites with the HNSW index present (vectors supplied, through the HTTP app in-process)");
+printTable(writes);
+log(
+  `\nresults: ${writeResults("retrieval", { at: new Date().toISOString(), sizes, queries: QUERIES, results })}`,
+);
+
+function short(n: number): string {
+  return n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`;
+}
+
+async function measureAgent(deps: MemoryDeps, agent: string, model: string, spec: DatasetSpec, dist: string) {
+  const db = deps.db;
+  const queries = await queryVectors(db, agent, model, spec.dims, dist);
+  const floor = await timeRuns(QUERIES, 3, (i) =>
+    queryRows(
+      db,
+      sql`SELECT min(d), max(d) FROM (SELECT embedding <=> ${queries[i % queries.length]}::vector AS d
+          FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model}) s`,
+    ),
+  );
+  const ask = (i: number, mode: "exact" | "fast" | "auto") =>
+    retrieve(deps, agent, {
+      queryEmbedding: pgvector.fromSql(queries[i % queries.length] as string) as number[],
+      embeddingModel: model,
+      k: 10,
+      touch: false,
+      mode,
+    });
+  const exactIds: string[][] = [];
+  const exact = await timeRuns(QUERIES, 3, async (i) => {
+    exactIds[i] = (await ask(i, "exact")).memories.map((m) => m.id);
+  });
+  const fastIds: string[][] = [];
+  const fast = await timeRuns(QUERIES, 3, async (i) => {
+    fastIds[i] = (await ask(i, "fast")).memories.map((m) => m.id);
+  });
+  let hits = 0;
+  fastIds.forEach((ids, i) => {
+    hits += ids.filter((id) => exactIds[i]?.includes(id)).length;
+  });
+  const auto = (await ask(0, "auto")).mode;
+  // The touch of 10 returned rows, with the HNSW index on the vectors table.
+  const ids = (exactIds[0] ?? []).slice(0, 10);
+  const touch = await timeRuns(QUERIES, 3, () => touchMemories(db, agent, ids, new Date()));
+  return {
+    size: spec.size,
+    dims: spec.dims,
+    dist,
+    agent,
+    floorP50: quantile(floor, 0.5),
+    exactP50: quantile(exact, 0.5),
+    exactP99: quantile(exact, 0.99),
+    fastP50: quantile(fast, 0.5),
+    fastP99: quantile(fast, 0.99),
+    recall: hits / (10 * QUERIES),
+    auto,
+    touchP50: quantile(touch, 0.5),
+    touchP99: quantile(touch, 0.99),
+  };
+}
+
+/** Query vectors: for clustered data, a stored vector plus topic-sized noise; else uniform. */
+async function queryVectors(
+  db: Db,
+  agent: string,
+  model: string,
+  dims: number,
+  dist: string,
+): Promise<string[]> {
+  let seed = 42;
+  const rnd = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  if (dist === "random") {
+    return Array.from({ length: QUERIES }, () =>
+      pgvector.toSql(Array.from({ length: dims }, () => rnd() * 2 - 1)),
+    );
+  }
+  const rows = await queryRows<{ e: string }>(
+    db,
+    sql`SELECT embedding::text AS e FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model}
+        ORDER BY memory_id LIMIT ${QUERIES}`,
+  );
+  return rows.map((r) => pgvector.toSql((pgvector.fromSql(r.e) as number[]).map((x) => x + rnd() - 0.5)));
+}
+
+/** Batch POST throughput (500 per request) and single POST latency, vectors supplied. */
+async function measureWrites(url: string, model: string, dims: number) {
+  const config = loadConfig({ DATABASE_URL: url, EMBEDDING_PROVIDER: "offline" });
+  const system = await composeSystem(config, silentLogger);
+  const app = createApp(system.app);
+  const vec = () => Array.from({ length: dims }, () => Math.random() * 2 - 1);
+  const post = (n: number) =>
+    app.request("/v1/agents/bench-writer/memories", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        memories: Array.from({ length: n }, (_, i) => ({
+          description: `write ${i}`,
+          importance: 5,
+          embedding: vec(),
+          embeddingModel: model,
+        })),
+      }),
+    });
+  try {
+    const batches = 4;
+    const t0 = performance.now();
+    for (let b = 0; b < batches; b++) {
+      const res = await post(500);
+      if (res.status !== 201) throw new Error(`batch POST failed: ${res.status} ${await res.text()}`);
+    }
+    const perSec = (batches * 500) / ((performance.now() - t0) / 1000);
+    const single = await timeRuns(50, 3, async () => {
+      const res = await post(1);
+      if (res.status !== 201) throw new Error(`POST failed: ${res.status}`);
+    });
+    return {
+      "batch memories/s": perSec,
+      "single POST p50": quantile(single, 0.5),
+      "single POST p99": quantile(single, 0.99),
+    };
+  } finally {
+    await system.database.db.execute(sql`DELETE FROM memories WHERE agent_id = 'bench-writer'`);
+    await system.close();
+  }
+}

@@ -1,0 +1,76 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type RankParams, recencyOf, scoreAndSelect } from "./exact-query";
+import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
+
+/** Candidates taken from each ordered source (relevance, recency, importance). */
+export function candidatesPerSource(k: number): number {
+  return Math.max(100, 5 * k);
+}
+
+/**
+ * The fast ranking for large streams (no filters): a candidate set from three indexes, each
+ * scored exactly with the same rules as the exact query.
+ * - relevance: the HNSW index of the query's model (iterative scan with the agent filter);
+ * - recency: the newest last accesses, importance: the highest scores (btree indexes).
+ * Bounds: recency and importance min/max come from btree index endpoints over the whole stream
+ * (exact). Relevance max is the best candidate's (exact when HNSW finds the nearest vector);
+ * relevance min is estimated by an HNSW search for the *negated* query (its nearest vector is
+ * the query's farthest: cos(x, −q) = −cos(x, q)), lowered to the candidates' own minimum.
+ * A memory outside all three candidate lists is never returned (see docs/adr/0003).
+ */
+export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
+  const n = candidatesPerSource(p.k);
+  const agent = p.agentId;
+  const q = p.query && index ? { ...p.query, index } : null;
+  const relevance = q ? sql`1 - (e.embedding <=> ${q.vector}::vector)` : sql`NULL::float8`;
+  const join = q
+    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}`
+    : sql``;
+  // Model and dimension are inlined: with bind parameters a generic plan cannot prove the
+  // partial index's predicate, and would fall back to scanning the agent's vectors.
+  const expr = q ? sql.raw(hnswExpression(q.index, "e.embedding")) : sql``;
+  const cast = q ? sql.raw(`::${q.index.storage}(${Math.trunc(q.dimensions)})`) : sql``;
+  const onModel = q
+    ? sql.raw(`e.model = ${literal(q.model)} AND e.dimensions = ${Math.trunc(q.dimensions)}`)
+    : sql``;
+  const negated = q ? negate(q.vector) : "";
+  const hnsw = q
+    ? sql`rel_ids AS MATERIALIZED (
+        SELECT e.memory_id AS id FROM memory_embeddings e
+        WHERE e.agent_id = ${agent} AND ${onModel}
+        ORDER BY ${expr} <=> ${q.vector}${cast} LIMIT ${n}
+      ),
+      far AS MATERIALIZED (
+        SELECT ${expr} <=> ${negated}${cast} AS d FROM memory_embeddings e
+        WHERE e.agent_id = ${agent} AND ${onModel}
+        ORDER BY ${expr} <=> ${negated}${cast} LIMIT 1
+      ),`
+    : sql`rel_ids AS (SELECT NULL::text AS id WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
+  return sql`
+    WITH ${hnsw}
+    recent_ids AS (SELECT id FROM memories WHERE agent_id = ${agent} ORDER BY last_accessed_at DESC NULLS LAST LIMIT ${n}),
+    important_ids AS (
+      SELECT id FROM memories WHERE agent_id = ${agent} AND importance IS NOT NULL
+      ORDER BY importance DESC LIMIT ${n}
+    ),
+    ids AS (SELECT id FROM rel_ids UNION SELECT id FROM recent_ids UNION SELECT id FROM important_ids),
+    cand AS MATERIALIZED (
+      SELECT m.id, ${recencyOf(p, sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
+      FROM ids JOIN memories m ON m.id = ids.id ${join}
+    ),
+    b AS MATERIALIZED (
+      SELECT ${recencyOf(p, sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
+        ${recencyOf(p, sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
+        (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
+        (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi,
+        least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS vlo,
+        (SELECT max(rel) FROM cand) AS vhi
+    ),
+    ${scoreAndSelect(p)}`;
+}
+
+/** The negated vector in pgvector text form. */
+function negate(vector: string): string {
+  const xs = vector.slice(1, -1).split(",");
+  return `[${xs.map((x) => (x.startsWith("-") ? x.slice(1) : `-${x}`)).join(",")}]`;
+}

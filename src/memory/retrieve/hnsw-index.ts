@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/client";
+
+/** How the HNSW index stores vectors: full precision, or half precision (smaller, for ≥ 1k dims). */
+export type HnswStorage = "vector" | "halfvec";
+
+/** One per-model HNSW index: partial on (model, dimensions), over a dimension-cast expression. */
+export type HnswIndex = { model: string; dimensions: number; storage: HnswStorage };
+
+/** pgvector's HNSW limits: 2,000 dimensions for `vector`, 4,000 for `halfvec`. */
+export const HNSW_MAX_DIMENSIONS: Record<HnswStorage, number> = { vector: 2_000, halfvec: 4_000 };
+
+/**
+ * The index name encodes storage, dimension and a hash of the model id, so the retrieve path can
+ * find it by name (model ids may hold characters an identifier cannot, and be long).
+ */
+export function hnswIndexName(ix: HnswIndex): string {
+  const hash = createHash("sha256").update(ix.model).digest("hex").slice(0, 12);
+  return `memory_embeddings_hnsw_${ix.storage}_${ix.dimensions}_${hash}`;
+}
+
+/** A SQL string literal (model ids are inlined so the planner can match the partial index). */
+export function literal(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** The indexed expression; queries must use exactly this to reach the index. */
+export function hnswExpression(ix: Pick<HnswIndex, "dimensions" | "storage">, column = "embedding"): string {
+  return `(${column}::${ix.storage}(${Math.trunc(ix.dimensions)}))`;
+}
+
+/** `CREATE INDEX CONCURRENTLY` statement for one model (run outside a transaction). */
+export function createHnswIndexSql(ix: HnswIndex, opts: { m: number; efConstruction: number }): string {
+  const ops = ix.storage === "halfvec" ? "halfvec_cosine_ops" : "vector_cosine_ops";
+  return `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${hnswIndexName(ix)} ON memory_embeddings
+    USING hnsw (${hnswExpression(ix)} ${ops}) WITH (m = ${Math.trunc(opts.m)}, ef_construction = ${Math.trunc(opts.efConstruction)})
+    WHERE model = ${literal(ix.model)} AND dimensions = ${Math.trunc(ix.dimensions)}`;
+}
+
+const CACHE_MS = 30_000;
+const cache = new WeakMap<object, Map<string, { at: number; index: HnswIndex | null }>>();
+
+/**
+ * The valid HNSW index for (model, dimensions), or null. Cached per database for 30 s, so a new
+ * index is picked up without a restart and the lookup costs nothing on the hot path.
+ */
+export async function findHnswIndex(db: Db, model: string, dimensions: number): Promise<HnswIndex | null> {
+  const key = `${dimensions}:${model}`;
+  const perDb = cache.get(db) ?? new Map();
+  cache.set(db, perDb);
+  const hit = perDb.get(key);
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.index;
+  const candidates = (["vector", "halfvec"] as const).map((storage) => ({ model, dimensions, storage }));
+  const names = candidates.map(hnswIndexName);
+  // indisvalid: a CONCURRENTLY build in progress (or failed) must not be used.
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indisvalid AND c.relname IN (${sql.join(
+          names.map((n) => sql`${n}`),
+          sql`, `,
+        )})`,
+  );
+  const found = new Set(rows.map((r) => r.name));
+  const index = candidates.find((c) => found.has(hnswIndexName(c))) ?? null;
+  perDb.set(key, { at: Date.now(), index });
+  return index;
+}
+
+/** Forgets cached lookups (after creating or dropping an index in-process). */
+export function forgetHnswIndexes(db: Db): void {
+  cache.delete(db);
+}
