@@ -25,8 +25,9 @@ async function ensureDatabase() {
   const name = admin.pathname.slice(1);
   admin.pathname = "/postgres";
   const s = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  const [row] = await s`SELECT 1 FROM pg_database WHERE datname = ${name}`;
-  if (!row) await s.unsafe(`CREATE DATABASE "${name}"`);
+  // A fresh database each run: the figures never depend on leftovers (or an older schema).
+  await s.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await s.unsafe(`CREATE DATABASE "${name}"`);
   await s.end();
 }
 
@@ -41,6 +42,8 @@ async function start(stub: Stub | null, label: string): Promise<Bench> {
     MEMSTREAM_WORKER_CONCURRENCY: "1",
     MEMSTREAM_SWEEP_INTERVAL_MS: "60000",
     MEMSTREAM_LOG_LEVEL: "error",
+    // Enrichment only: threshold reflections would add chat calls to the stub figures.
+    REFLECTION_THRESHOLD: "0",
   };
   if (stub) {
     Object.assign(env, {

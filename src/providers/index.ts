@@ -1,3 +1,4 @@
+import { withEmbeddingCache } from "./embedding-cache.js";
 import type { ImportanceExamples } from "./importance/examples.js";
 import { createLlmImportanceScorer } from "./importance/llm-scorer.js";
 import { createOfflineImportanceScorer } from "./importance/offline-scorer.js";
@@ -41,7 +42,8 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
       ...(cfg.embedding.batchSize === undefined ? {} : { maxBatchSize: cfg.embedding.batchSize }),
     });
   } else {
-    embedder = await createOfflineEmbedder();
+    // Cached: the embedding job and the offline importance scorer embed the same new texts.
+    embedder = withEmbeddingCache(await createOfflineEmbedder());
   }
 
   const chat = client && cfg.llm ? createOpenAIChat({ client, model: cfg.llm.model }) : null;
