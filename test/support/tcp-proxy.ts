@@ -12,7 +12,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let server: Server | null = null;
 
   const listen = () =>
-    new Promise<void>((resolve) => {
+    new Promise<void>((resolve, reject) => {
+      if (server) return resolve(); // already up
       const srv = createServer((client) => {
         const upstream = connect(target.port, target.host);
         sockets.add(client).add(upstream);
@@ -27,6 +28,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         upstream.on("error", drop).on("close", drop);
       });
       server = srv;
+      srv.once("error", reject);
       srv.listen(port, "127.0.0.1", () => {
         port = (srv.address() as { port: number }).port;
         resolve();
