@@ -66,6 +66,30 @@ describe("recovery", () => {
     expect(t.stub.calls.chat).toBeLessThan(500 + 2 * 4 * 2);
   }, 90_000);
 
+  it("shuts a worker down cleanly on SIGTERM mid-batch; the next worker finishes the rest", async () => {
+    const env = { ...pipelineEnv(), EMBEDDING_BATCH_SIZE: "50" };
+    const p = await startPipeline(env);
+    const agent = uniq("sigterm");
+    cleanup = () => p.close([agent]);
+    const { t } = p;
+    t.stub.setMode({ kind: "slow", ms: 20 });
+    await postMany(t, agent, 300);
+
+    const first = spawnWorker(t, env);
+    await waitFor("some ready", async () => (await stats(t, agent)).importance.ready > 30, 30_000);
+    const stoppedAt = Date.now();
+    first.kill("SIGTERM");
+    const [code] = (await once(first, "exit")) as [number | null];
+    expect(code).toBe(0); // drained the jobs in hand and closed its connections
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    const mid = await stats(t, agent);
+    expect(mid.importance.ready).toBeLessThan(300);
+
+    spawnWorker(t, env);
+    const s = await allReady(t, agent, 300, 60_000);
+    expect(s.importance.failed + s.embedding.failed).toBe(0);
+  }, 90_000);
+
   it("recovers a queue flushed mid-batch through the sweep", async () => {
     const p = await startPipeline({ MEMSTREAM_SWEEP_AFTER_MS: "300" });
     const agent = uniq("flush");
