@@ -1,1 +1,1 @@
-CREATE INDEX "memories_agent_accessed_idx" ON "memories" USING btree ("agent_id","last_accessed_at" DESC NULLS LAST);
+CREATE INDEX IF NOT EXISTS "memories_agent_accessed_idx" ON "memories" USING btree ("agent_id","last_accessed_at" DESC NULLS LAST);

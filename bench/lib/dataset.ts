@@ -96,6 +96,16 @@ export async function ensureDataset(
         log(`  HNSW (${ix.storage}) on ${model} built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
       }
     }
+    // Datasets built before migration 0006 keep their vectors out of line until rewritten.
+    const [toast] = await sql<{ bytes: string }[]>`
+      SELECT pg_relation_size(reltoastrelid) AS bytes FROM pg_class WHERE oid = 'memory_embeddings'::regclass`;
+    if (spec.dims <= 2000 && Number(toast?.bytes ?? 0) > 0) {
+      const t0 = Date.now();
+      await sql.unsafe("VACUUM FULL memory_embeddings");
+      log(
+        `  vectors moved in line (VACUUM FULL, HNSW rebuilt) in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    }
     await sql.unsafe("VACUUM ANALYZE memories");
     await sql.unsafe("VACUUM ANALYZE memory_embeddings");
   } finally {

@@ -5,6 +5,8 @@ import { vector } from "./vector";
 /**
  * Vectors, one per (memory, model). Several models can coexist, so switching models is a
  * backfill while the old vectors keep serving; retrieval reads exactly one model.
+ * Stored with `toast_tuple_target = 8160` (migration 0006, which drizzle-kit cannot express):
+ * vectors up to ~2,000 dimensions stay in the row, where the exact scan reads them directly.
  */
 export const memoryEmbeddings = pgTable(
   "memory_embeddings",

@@ -13,9 +13,13 @@ export type RankParams = {
   touch: boolean;
 };
 
-/** The raw recency of a last-access column: decay^(hours since access, ≥ 0). */
+/**
+ * The raw recency of a last-access column: decay^(hours since access, ≥ 0), all in float8.
+ * `date_part` returns float8; `extract` returns numeric since PG14, and numeric arithmetic
+ * on every row cost ~45 ms per 100k memories. The two differ by at most one ulp.
+ */
 export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
-  return sql`power(${p.decay}::float8, greatest(extract(epoch FROM (${p.now.toISOString()}::timestamptz - ${column})) / 3600.0, 0)::float8)`;
+  return sql`power(${p.decay}::float8, greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0))`;
 }
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -43,13 +47,25 @@ export function exactRankQuery(p: RankParams): SQL {
         ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
         ${relevance} AS rel
-      FROM memories ${join}
+      FROM memories ${join} ${sameAgent(p)}
       WHERE ${where}
     ),
     b AS (
       SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
     ),
     ${scoreAndSelect(p)}`;
+}
+
+/**
+ * Continues the vector join's ON clause: a vector always belongs to its memory's agent
+ * (store.ts copies it), and saying so lets the planner read only the agent's vectors through
+ * `memory_embeddings (agent_id, model)` instead of every vector of the model in the table
+ * (2.3× the floor for a 10k agent in a 130k-row table). A constant rather than
+ * `= memories.agent_id`: it filters the scan instead of adding a text key to the hash join.
+ * Kept apart from the relevance expression and its join so the two can change independently.
+ */
+function sameAgent(p: RankParams): SQL {
+  return p.query ? sql`AND e.agent_id = ${p.agentId}` : sql``;
 }
 
 const scale = (col: string, lo: string, hi: string, missing: number) =>

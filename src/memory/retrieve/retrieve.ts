@@ -70,9 +70,7 @@ export async function retrieve(
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const rows = await deps.db.transaction(async (tx) => {
-    // JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
-    // are short and run on every agent step, so compiling never pays off.
-    if (choice.mode === "exact") await tx.execute(sql`SELECT set_config('jit', 'off', true)`);
+    if (choice.mode === "exact") await useExactScan(tx);
     else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
     const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
     const ranked = await queryRows<Row>(tx, query);
@@ -95,6 +93,23 @@ export async function retrieve(
     },
   }));
   return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode };
+}
+
+/**
+ * Session settings for the exact query, local to its transaction:
+ * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
+ *   are short and run on every agent step, so compiling never pays off.
+ * - No parallel workers: PostgreSQL 15 can only run a parallel left join by hashing the vector
+ *   side, which copies every vector into the hash table (and spilled 200 MB to disk at 100k
+ *   inline vectors); serially the narrow memories side is hashed and vectors are read in place.
+ *   Workers also slowed small agents, which is where the exact path runs (see docs/adr/0003).
+ * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
+ *   temporary files at the default 4 MB.
+ */
+async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
+  await tx.execute(
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
+  );
 }
 
 /**
