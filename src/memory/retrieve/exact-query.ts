@@ -1,11 +1,14 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions, type MemoryFilters } from "../list-memories";
+import { type LexicalQuery, relevanceSql } from "./relevance";
 
 export type RankParams = {
   agentId: string;
   filters: MemoryFilters;
   /** Query vector as pgvector text (`[0.1,0.2,...]`), its model and dimension; null = no relevance. */
   query: { vector: string; model: string; dimensions: number } | null;
+  /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
+  lexical?: LexicalQuery;
   now: Date;
   decay: number;
   weights: { recency: number; importance: number; relevance: number };
@@ -33,17 +36,14 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  */
 export function exactRankQuery(p: RankParams): SQL {
   const where = and(...filterConditions(p.agentId, p.filters));
-  const relevance = p.query ? sql`1 - (e.embedding <=> ${p.query.vector}::vector)` : sql`NULL::float8`;
-  const join = p.query
-    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = memories.id AND e.model = ${p.query.model} AND e.dimensions = ${p.query.dimensions}`
-    : sql``;
+  const rel = relevanceSql(p.query, p.lexical, where);
   return sql`
-    WITH cand AS MATERIALIZED (
+    WITH ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id,
         ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
-        ${relevance} AS rel
-      FROM memories ${join}
+        ${rel.expr} AS rel
+      FROM memories ${rel.join}
       WHERE ${where}
     ),
     b AS (
