@@ -1,2 +1,1 @@
-ALTER TABLE "memories" ADD COLUMN "description_tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "memories"."description")) STORED NOT NULL;--> statement-breakpoint
-CREATE INDEX "memories_description_tsv_idx" ON "memories" USING gin ("description_tsv");
+ALTER TABLE "memories" ADD COLUMN "description_tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "memories"."description")) STORED NOT NULL;
