@@ -47,6 +47,19 @@ describe("zero-config (PGlite + offline embedder)", () => {
     };
     expect(body.memories.map((m) => m.description)[0]).toBe("The build failed on the main branch");
     expect(body.memories[0]?.scores.relevance).toBe(1);
+    // Lexical and hybrid relevance run on PGlite too (generated tsvector column, English config).
+    for (const relevance of ["lexical", "hybrid"]) {
+      const res = await post("/v1/agents/npc-1/retrieve", {
+        query: "pizza at lunch",
+        relevance,
+        weights: { recency: 0, importance: 0 },
+      });
+      expect(res.status).toBe(200);
+      const top = (
+        (await res.json()) as { memories: { description: string; scores: { relevance: number } }[] }
+      ).memories[0];
+      expect(top).toMatchObject({ description: "We had pizza for lunch", scores: { relevance: 1 } });
+    }
     const ready = await app.request("/readyz");
     expect(ready.status).toBe(200);
   });

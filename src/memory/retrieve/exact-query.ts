@@ -1,11 +1,14 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions, type MemoryFilters } from "../list-memories";
+import { type LexicalQuery, relevanceSql } from "./relevance";
 
 export type RankParams = {
   agentId: string;
   filters: MemoryFilters;
   /** Query vector as pgvector text (`[0.1,0.2,...]`), its model and dimension; null = no relevance. */
   query: { vector: string; model: string; dimensions: number } | null;
+  /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
+  lexical?: LexicalQuery;
   now: Date;
   decay: number;
   weights: { recency: number; importance: number; relevance: number };
@@ -37,35 +40,20 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  */
 export function exactRankQuery(p: RankParams): SQL {
   const where = and(...filterConditions(p.agentId, p.filters));
-  const relevance = p.query ? sql`1 - (e.embedding <=> ${p.query.vector}::vector)` : sql`NULL::float8`;
-  const join = p.query
-    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = memories.id AND e.model = ${p.query.model} AND e.dimensions = ${p.query.dimensions}`
-    : sql``;
+  const rel = relevanceSql(p.agentId, p.query, p.lexical, where);
   return sql`
-    WITH cand AS MATERIALIZED (
+    WITH ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id,
         ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
-        ${relevance} AS rel
-      FROM memories ${join} ${sameAgent(p)}
+        ${rel.expr} AS rel
+      FROM memories ${rel.join}
       WHERE ${where}
     ),
     b AS (
       SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
     ),
     ${scoreAndSelect(p)}`;
-}
-
-/**
- * Continues the vector join's ON clause: a vector always belongs to its memory's agent
- * (store.ts copies it), and saying so lets the planner read only the agent's vectors through
- * `memory_embeddings (agent_id, model)` instead of every vector of the model in the table
- * (2.3× the floor for a 10k agent in a 130k-row table). A constant rather than
- * `= memories.agent_id`: it filters the scan instead of adding a text key to the hash join.
- * Kept apart from the relevance expression and its join so the two can change independently.
- */
-function sameAgent(p: RankParams): SQL {
-  return p.query ? sql`AND e.agent_id = ${p.agentId}` : sql``;
 }
 
 const scale = (col: string, lo: string, hi: string, missing: number) =>

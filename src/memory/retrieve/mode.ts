@@ -26,6 +26,14 @@ export async function chooseMode(
   threshold: number,
 ): Promise<ModeChoice> {
   if (requested === "exact") return { mode: "exact" };
+  // Lexical and hybrid relevance rank exactly: there is no lexical candidate list in the fast
+  // path yet, and silently dropping the words would answer a different question.
+  if (p.lexical) {
+    if (requested === "fast") {
+      throw new Invalid(`mode fast supports only relevance vector; use exact or auto`, { field: "mode" });
+    }
+    return { mode: "exact" };
+  }
   const filtered = Object.values(p.filters).some((v) => v !== undefined);
   const index = p.query ? await findHnswIndex(db, p.query.model, p.query.dimensions) : null;
   if (requested === "fast") {

@@ -11,6 +11,7 @@ import type { ScoredMemory } from "../types";
 import { exactRankQuery, type RankParams } from "./exact-query";
 import { candidatesPerSource, fastRankQuery } from "./fast-query";
 import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { touchMemories } from "./touch";
 
 export type RetrieveInput = {
@@ -31,6 +32,8 @@ export type RetrieveInput = {
   filters?: Omit<MemoryFilters, "kinds">;
   /** `exact` ranks every memory; `fast` ranks index-chosen candidates; `auto` (default) picks. */
   mode?: RetrieveMode;
+  /** `vector` (default, the paper's), `lexical` (BM25 of `query`) or `hybrid` (both fused). */
+  relevance?: RelevanceKind;
 };
 
 /** The ranked memories and which path ranked them. */
@@ -42,6 +45,7 @@ export const RETRIEVE_DEFAULTS = {
   weights: { recency: 1, importance: 1, relevance: 1 },
   touch: true,
   mode: "auto",
+  relevance: "vector",
 } as const;
 
 type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
@@ -55,10 +59,13 @@ export async function retrieve(
   agentId: string,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
+  const lexical = lexicalQuery(input);
   const params: RankParams = {
     agentId,
     filters: { ...input.filters, kinds: input.kinds },
-    query: await queryVector(deps, input),
+    // Lexical relevance never needs the query embedded, so the embedder is not called.
+    query: lexical?.kind === "lexical" ? null : await queryVector(deps, input),
+    lexical,
     now: input.now ? new Date(input.now) : deps.clock.now(),
     decay: input.decay ?? RETRIEVE_DEFAULTS.decay,
     weights: { ...RETRIEVE_DEFAULTS.weights, ...input.weights },
@@ -127,6 +134,16 @@ async function useIndexPaths(tx: Pick<Db, "execute">, efSearch: number | null): 
   await tx.execute(
     sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true) ${hnsw}`,
   );
+}
+
+/** The query text for lexical or hybrid relevance, which need it; undefined for `vector`. */
+function lexicalQuery(input: RetrieveInput): LexicalQuery | undefined {
+  const kind = input.relevance ?? RETRIEVE_DEFAULTS.relevance;
+  if (kind === "vector") return undefined;
+  if (input.query === undefined || input.query.trim() === "") {
+    throw new Invalid(`relevance ${kind} needs the query text in query`, { field: "query" });
+  }
+  return { kind, text: input.query };
 }
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { CONTEXT_DEFAULT_K, retrieveContext } from "../../../memory/context/retrieve-context";
 import { TOKEN_ENCODINGS } from "../../../memory/context/tokens";
 import { LIMITS } from "../../../memory/limits";
+import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/relevance";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
 import {
@@ -44,6 +45,12 @@ const RetrieveBody = z
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
       description: "exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks",
     }),
+    relevance: z
+      .enum(["vector", "lexical", "hybrid"])
+      .default(RETRIEVE_DEFAULTS.relevance)
+      .openapi({
+        description: `vector (default, the paper's): cosine similarity to the query embedding; lexical: BM25 of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'. lexical and hybrid need query and rank exactly`,
+      }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
       .strict()
@@ -82,7 +89,11 @@ const route = createRoute({
   description: [
     "score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set",
     "(the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0);",
-    "importance = the 1–10 score; relevance = cosine similarity to the query embedding.",
+    "importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default).",
+    `With relevance \`lexical\`, relevance = Okapi BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's English lexemes (stemmed, stop words`,
+    "dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`,",
+    `relevance = ${HYBRID_VECTOR_SHARE}·cosine' + ${1 - HYBRID_VECTOR_SHARE}·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector;`,
+    "equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400).",
     "A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral);",
     "a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all.",
     "With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction.",

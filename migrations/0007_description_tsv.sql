@@ -1,0 +1,1 @@
+ALTER TABLE "memories" ADD COLUMN "description_tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('english'::regconfig, "memories"."description")) STORED NOT NULL;

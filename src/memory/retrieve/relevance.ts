@@ -1,0 +1,118 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * Where relevance comes from: `vector` = cosine similarity to the query vector (the paper's,
+ * the default); `lexical` = BM25 of the query's words; `hybrid` = both, fused.
+ */
+export type RelevanceKind = "vector" | "lexical" | "hybrid";
+
+/** The query vector as pgvector text, its model and dimension. */
+export type QueryVector = { vector: string; model: string; dimensions: number };
+
+/** Lexical relevance needs the query's text; absent means `vector` relevance. */
+export type LexicalQuery = { kind: "lexical" | "hybrid"; text: string };
+
+/**
+ * BM25's usual constants (Robertson; Lucene's defaults). On LoCoMo dev other values within
+ * k1 0.9–1.6, b 0.5–0.9 moved recall@10 by ≤ 0.01, so the textbook ones are kept.
+ */
+export const BM25 = { k1: 1.2, b: 0.75 } as const;
+
+/**
+ * Share of the vector part in hybrid relevance: α·cosine' + (1 − α)·lexical'. Measured on
+ * LoCoMo dev (docs/adr/0008-hybrid-relevance.md).
+ */
+export const HYBRID_VECTOR_SHARE = 0.6;
+
+/** The text search configuration of `memories.description_tsv` (must match the migration). */
+const TS_CONFIG = sql.raw("'english'::regconfig");
+
+/**
+ * The SQL pieces that give each candidate its raw relevance `rel`, for a ranking query of the
+ * form `WITH ${ctes} cand AS (SELECT …, ${expr} AS rel FROM memories ${join} WHERE ${where})`.
+ * The caller min-max scales `rel` over the candidate set like every other component.
+ * - vector: cosine similarity; NULL (→ scaled 0) for a memory with no vector of the model.
+ * - lexical: BM25 over the candidate set; 0 for a memory sharing no word with the query.
+ * - hybrid: α·cos' + (1 − α)·bm25', each part min-max scaled over the candidates first
+ *   (cos' = 0 without a vector; a part equal across candidates is 0.5), never NULL.
+ * The vector join names the agent as a constant: a vector always belongs to its memory's agent
+ * (store.ts copies it), and saying so lets the planner read only the agent's vectors through
+ * `memory_embeddings (agent_id, model)` instead of every vector of the model in the table
+ * (2.3× the floor for a 10k agent in a 130k-row table before; see ADR 0003).
+ */
+export function relevanceSql(
+  agentId: string,
+  vector: QueryVector | null,
+  lexical: LexicalQuery | undefined,
+  where: SQL | undefined,
+): { ctes: SQL; join: SQL; expr: SQL } {
+  const cosine = vector ? sql`1 - (e.embedding <=> ${vector.vector}::vector)` : sql`NULL::float8`;
+  const embeddings = vector
+    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = memories.id AND e.model = ${vector.model}
+        AND e.dimensions = ${vector.dimensions} AND e.agent_id = ${agentId}`
+    : sql``;
+  if (!lexical) return { ctes: sql``, join: embeddings, expr: cosine };
+  const bm25 = bm25Ctes(lexical.text, where);
+  if (lexical.kind === "lexical") {
+    return {
+      ctes: bm25,
+      join: sql`LEFT JOIN lex ON lex.id = memories.id`,
+      expr: sql`coalesce(lex.score, 0)`,
+    };
+  }
+  const a = HYBRID_VECTOR_SHARE;
+  return {
+    ctes: sql`${bm25}
+    rel_raw AS MATERIALIZED (
+      SELECT memories.id, ${cosine} AS cos, coalesce(lex.score, 0) AS bm25
+      FROM memories ${embeddings} LEFT JOIN lex ON lex.id = memories.id
+      WHERE ${where}
+    ),
+    rel_fused AS (
+      SELECT id, ${a}::float8 * ${minMax("cos", 0)} + ${1 - a}::float8 * ${minMax("bm25", 0)} AS rel FROM rel_raw
+    ),`,
+    join: sql`LEFT JOIN rel_fused ON rel_fused.id = memories.id`,
+    expr: sql`rel_fused.rel`,
+  };
+}
+
+/** Min-max over the whole CTE (NULLs ignored): NULL → `missing`, all equal → 0.5. */
+const minMax = (col: string, missing: number) =>
+  sql.raw(`CASE WHEN ${col} IS NULL THEN ${missing}
+      WHEN max(${col}) OVER () > min(${col}) OVER ()
+      THEN (${col} - min(${col}) OVER ()) / (max(${col}) OVER () - min(${col}) OVER ()) ELSE 0.5 END`);
+
+/**
+ * CTEs ending in `lex (id, score)`: Okapi BM25 of the query's lexemes, with document
+ * frequencies, count and average length taken over the candidate set (this agent's memories
+ * that pass the filters), so one agent's words never change another's ranking. Document length
+ * = distinct lexemes. idf = ln(1 + (N − df + 0.5) / (df + 0.5)), which stays positive for
+ * words in most memories (e.g. a speaker's name). The query is an OR of its lexemes (stop
+ * words dropped, stemmed), pre-filtered with `@@` so only matching memories are unnested.
+ */
+function bm25Ctes(text: string, where: SQL | undefined): SQL {
+  const { k1, b } = BM25;
+  return sql`
+    lex_terms AS (SELECT DISTINCT t FROM unnest(tsvector_to_array(to_tsvector(${TS_CONFIG}, ${text}))) t),
+    lex_query AS (
+      -- The lexemes are already normalized, so they are quoted into a tsquery as they are.
+      SELECT coalesce(string_agg('''' || replace(replace(t, '\\', '\\\\'), '''', '''''') || '''', ' | '), '')::tsquery AS q
+      FROM lex_terms
+    ),
+    lex_stats AS (
+      SELECT count(*)::float8 AS n, avg(length(memories.description_tsv))::float8 AS avgdl FROM memories WHERE ${where}
+    ),
+    lex_post AS (
+      SELECT memories.id, u.lexeme, greatest(cardinality(u.positions), 1)::float8 AS tf,
+        length(memories.description_tsv)::float8 AS dl
+      FROM memories CROSS JOIN LATERAL unnest(memories.description_tsv) u
+      WHERE ${where} AND memories.description_tsv @@ (SELECT q FROM lex_query) AND u.lexeme IN (SELECT t FROM lex_terms)
+    ),
+    lex_df AS (SELECT lexeme, count(*)::float8 AS df FROM lex_post GROUP BY lexeme),
+    lex AS (
+      SELECT p.id, sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) * p.tf * ${k1 + 1}::float8
+        / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.dl / s.avgdl))) AS score
+      FROM lex_post p JOIN lex_df f USING (lexeme) CROSS JOIN lex_stats s
+      GROUP BY p.id
+    ),`;
+}
