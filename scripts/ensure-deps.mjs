@@ -1,5 +1,6 @@
-// Runs before `npm start` / `npm test` / `npm run dev`: installs dependencies on a fresh clone
-// (or when package-lock.json changed), so the README's one command works with only Node installed.
+// Runs before `npm start` / `npm test` / `npm run dev` / `npm run worker`: installs dependencies on a
+// fresh clone (or when package-lock.json changed), so the README's one command works with only Node
+// installed, and applies our patches to dependencies (scripts/patches/).
 import { execSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 
@@ -9,3 +10,5 @@ if (stale) {
   console.error("memstream: installing dependencies (npm install)…");
   execSync("npm install --no-audit --no-fund", { stdio: "inherit" });
 }
+// Also here, not only in postinstall: node_modules installed with --ignore-scripts need it too.
+await import("./patches/postgres-closed-socket.mjs");
