@@ -25,4 +25,13 @@ if [ "$host" = "127.0.0.1" ] || [ "$host" = "localhost" ]; then
   fi
 fi
 
-exec npx vitest run "$@"
+report="$(mktemp)"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+# One plain closing line ("N passed, N failed") that any CI can read.
+node -e '
+const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+' "$report" 2>/dev/null || true
+rm -f "$report"
+exit "$status"
