@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
 import { type RankParams, recencyOf, scoreAndSelect } from "./exact-query";
 import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
 
@@ -67,6 +68,23 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
         (SELECT max(rel) FROM cand) AS vhi
     ),
     ${scoreAndSelect(p)}`;
+}
+
+/**
+ * Session settings for the fast query, local to its transaction. The planner cannot cost a
+ * filtered HNSW scan well and, for a stream that is a large share of the table, prefers sorting
+ * every distance, which is the exact scan the fast path exists to avoid; so sorts and sequential
+ * scans are priced out and every candidate list comes from its index,
+ * and the few hundred candidates are joined by primary key. Those penalties would make
+ * the plan look expensive enough to JIT-compile (~0.4 s), so JIT is off too.
+ */
+export async function useIndexPaths(tx: Pick<Db, "execute">, efSearch: number | null): Promise<void> {
+  const hnsw = efSearch
+    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(efSearch)}, true)`
+    : sql``;
+  await tx.execute(
+    sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true) ${hnsw}`,
+  );
 }
 
 /** The negated vector in pgvector text form. */
