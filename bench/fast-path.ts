@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "../src/db/client";
 import { exactRankQuery, type RankParams } from "../src/memory/retrieve/exact-query";
-import { candidatesPerSource, fastRankQuery, useIndexPaths } from "../src/memory/retrieve/fast-query";
+import { candidateSizes, fastRankQuery, useIndexPaths } from "../src/memory/retrieve/fast-query";
 import { findHnswIndex } from "../src/memory/retrieve/hnsw-index";
 import { MAIN, modelOf } from "./lib/dataset";
 import { queryVectors } from "./lib/queries";
@@ -26,6 +26,7 @@ const { values: a } = parseArgs({
     queries: { type: "string", default: "20" },
     runs: { type: "string", default: "2" },
     explain: { type: "boolean", default: false },
+    plan: { type: "boolean", default: false },
   },
 });
 const dims = Number(/_(\d+)$/.exec(a.db)?.[1] ?? 512);
@@ -34,6 +35,8 @@ const count = Number(a.queries);
 const url = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 url.pathname = `/${a.db}`;
 const database = await openDatabase({ url: url.toString(), dataDir: "", poolSize: 2 });
+// Schema migrations only (as the retrieval bench does); the data and the HNSW index are left alone.
+await database.migrate();
 const db = database.db;
 const index = await findHnswIndex(db, model, dims);
 if (!index) throw new Error(`no HNSW index for ${model} in ${a.db}`);
@@ -72,18 +75,21 @@ if (!cache) {
 }
 const exact = cache.exact;
 
+// FAST_SIZES=relevance,recency,importance overrides the candidate counts (for tuning).
+const env = process.env.FAST_SIZES?.split(",").map(Number);
+const sizes = env ? { relevance: env[0] ?? 100, recency: env[1] ?? 100, importance: env[2] ?? 100 } : candidateSizes(10);
 const fast = (i: number, explain = false) =>
   db.transaction(async (tx) => {
-    await useIndexPaths(tx, candidatesPerSource(10));
-    const q = fastRankQuery(params(i), index);
+    await useIndexPaths(tx, Number(process.env.FAST_EF ?? sizes.relevance));
+    const q = fastRankQuery(params(i), index, sizes);
     if (!explain) return queryRows<{ id: string }>(tx, q);
-    const plan = await queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN (ANALYZE, BUFFERS) ${q}`);
+    const plan = await queryRows<{ "QUERY PLAN": string }>(tx, a.plan ? sql`EXPLAIN ${q}` : sql`EXPLAIN (ANALYZE, BUFFERS) ${q}`);
     console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
     return [];
   });
 
 if (a.explain) {
-  await fast(0);
+  if (!a.plan) await fast(0);
   await fast(0, true);
 } else {
   for (let i = 0; i < Math.min(3, count); i++) await fast(i);
@@ -98,7 +104,7 @@ if (a.explain) {
     }
   }
   console.log(
-    `${a.db} ${a.dist} ${a.agent}: fast p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, recall@10 ${(hits / (10 * count)).toFixed(3)} (${count} queries × ${a.runs})`,
+    `${a.db} ${a.dist} ${a.agent}: fast p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, recall@10 ${(hits / (10 * count)).toFixed(3)} (${count} queries × ${a.runs}; candidates ${JSON.stringify(sizes)})`,
   );
 }
 await database.close();

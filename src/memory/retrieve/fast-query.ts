@@ -3,6 +3,18 @@ import type { Db } from "../../db/client";
 import { type RankParams, recencyOf, scoreAndSelect } from "./exact-query";
 import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
 
+export type CandidateSizes = { relevance: number; recency: number; importance: number };
+
+/** How many candidates each source gives for a top k. */
+export function candidateSizes(k: number): CandidateSizes {
+  const n = candidatesPerSource(k);
+  return { relevance: n, recency: n, importance: n };
+}
+
+/** Importance is an integer in [1, 10] (memories_importance_check), or NULL while pending. */
+const IMPORTANCE_MIN = 1;
+const IMPORTANCE_MAX = 10;
+
 /** Candidates taken from each ordered source (relevance, recency, importance). */
 export function candidatesPerSource(k: number): number {
   return Math.max(100, 5 * k);
@@ -19,8 +31,8 @@ export function candidatesPerSource(k: number): number {
  * the query's farthest: cos(x, −q) = −cos(x, q)), lowered to the candidates' own minimum.
  * A memory outside all three candidate lists is never returned (see docs/adr/0003).
  */
-export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
-  const n = candidatesPerSource(p.k);
+export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = candidateSizes(p.k)): SQL {
+  const n = sizes.relevance;
   const agent = p.agentId;
   const q = p.query && index ? { ...p.query, index } : null;
   const relevance = q ? sql`1 - (e.embedding <=> ${q.vector}::vector)` : sql`NULL::float8`;
@@ -47,28 +59,41 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null): SQL {
         ORDER BY ${expr} <=> ${negated}${cast} LIMIT 1
       ),`
     : sql`rel_ids AS (SELECT NULL::text AS id WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
+  const rec = (column: SQL) => recencyOf(p, column);
+  // Weighted, scaled recency + importance with the exact bounds (pending importance = 0.5).
+  const recImp = sql`${p.weights.recency}::float8 * CASE WHEN bnd.rhi > bnd.rlo THEN (${rec(sql`x.last_accessed_at`)} - bnd.rlo) / (bnd.rhi - bnd.rlo) ELSE 0.5 END
+    + ${p.weights.importance}::float8 * CASE WHEN x.importance IS NULL THEN 0.5 WHEN bnd.ihi > bnd.ilo THEN (x.importance - bnd.ilo) / (bnd.ihi - bnd.ilo) ELSE 0.5 END`;
+  const level = (cond: SQL) =>
+    sql`SELECT id, importance, last_accessed_at FROM memories WHERE agent_id = ${agent} AND ${cond}
+        ORDER BY last_accessed_at DESC LIMIT ${sizes.importance}`;
   return sql`
-    WITH ${hnsw}
-    recent_ids AS (SELECT id FROM memories WHERE agent_id = ${agent} ORDER BY last_accessed_at DESC NULLS LAST LIMIT ${n}),
-    important_ids AS (
-      SELECT id FROM memories WHERE agent_id = ${agent} AND importance IS NOT NULL
-      ORDER BY importance DESC LIMIT ${n}
+    WITH bnd AS MATERIALIZED (
+      SELECT ${rec(sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
+        ${rec(sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
+        (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
+        (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi
+    ),
+    ${hnsw}
+    recent_ids AS (SELECT id FROM memories WHERE agent_id = ${agent} ORDER BY last_accessed_at DESC NULLS LAST LIMIT ${sizes.recency}),
+    important_ids AS MATERIALIZED (
+      SELECT x.id FROM generate_series(${IMPORTANCE_MIN}::int, ${IMPORTANCE_MAX}::int) v(imp)
+        CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) x CROSS JOIN bnd
+      ORDER BY ${recImp} DESC LIMIT ${sizes.importance}
     ),
     ids AS (SELECT id FROM rel_ids UNION SELECT id FROM recent_ids UNION SELECT id FROM important_ids),
     cand AS MATERIALIZED (
-      SELECT m.id, ${recencyOf(p, sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
       FROM ids JOIN memories m ON m.id = ids.id ${join}
     ),
     b AS MATERIALIZED (
-      SELECT ${recencyOf(p, sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
-        ${recencyOf(p, sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
-        (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
-        (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi,
+      SELECT bnd.rlo, bnd.rhi, bnd.ilo, bnd.ihi,
         least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS vlo,
         (SELECT max(rel) FROM cand) AS vhi
+      FROM bnd
     ),
     ${scoreAndSelect(p)}`;
 }
+
 
 /**
  * Session settings for the fast query, local to its transaction. The planner cannot cost a
