@@ -45,7 +45,9 @@ const vectors = await queryVectors(db, a.agent, model, dims, a.dist, count);
 type Cache = { now: string; exact: string[][] };
 const cacheName = `fast-path-exact-${a.db}-${a.dist}-${a.agent}`;
 const cachePath = new URL(`results/${cacheName}.json`, import.meta.url).pathname;
-let cache: Cache | null = existsSync(cachePath) ? (JSON.parse(readFileSync(cachePath, "utf8")) as Cache) : null;
+let cache: Cache | null = existsSync(cachePath)
+  ? (JSON.parse(readFileSync(cachePath, "utf8")) as Cache)
+  : null;
 if (cache && cache.exact.length < count) cache = null;
 const now = new Date(cache?.now ?? new Date().toISOString());
 const params = (i: number): RankParams => ({
@@ -77,13 +79,18 @@ const exact = cache.exact;
 
 // FAST_SIZES=relevance,recency,importance overrides the candidate counts (for tuning).
 const env = process.env.FAST_SIZES?.split(",").map(Number);
-const sizes = env ? { relevance: env[0] ?? 100, recency: env[1] ?? 100, importance: env[2] ?? 100 } : candidateSizes(10);
+const sizes = env
+  ? { relevance: env[0] ?? 100, recency: env[1] ?? 100, importance: env[2] ?? 100 }
+  : candidateSizes(10);
 const fast = (i: number, explain = false) =>
   db.transaction(async (tx) => {
     await useIndexPaths(tx, Number(process.env.FAST_EF ?? sizes.relevance));
     const q = fastRankQuery(params(i), index, sizes);
     if (!explain) return queryRows<{ id: string }>(tx, q);
-    const plan = await queryRows<{ "QUERY PLAN": string }>(tx, a.plan ? sql`EXPLAIN ${q}` : sql`EXPLAIN (ANALYZE, BUFFERS) ${q}`);
+    const plan = await queryRows<{ "QUERY PLAN": string }>(
+      tx,
+      a.plan ? sql`EXPLAIN ${q}` : sql`EXPLAIN (ANALYZE, BUFFERS) ${q}`,
+    );
     console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
     return [];
   });

@@ -29,7 +29,10 @@ const sizes = (process.env.BENCH_SIZES ?? (values.full ? "10000,100000,1000000" 
   .map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 30);
 // BENCH_DISTRIBUTIONS=clustered skips the random-vector datasets (a 1M HNSW build each is long).
-const distributions = (process.env.BENCH_DISTRIBUTIONS ?? "clustered,random").split(",") as ("clustered" | "random")[];
+const distributions = (process.env.BENCH_DISTRIBUTIONS ?? "clustered,random").split(",") as (
+  | "clustered"
+  | "random"
+)[];
 const specs: DatasetSpec[] = [
   ...sizes.map((size) => ({
     size,
