@@ -6,10 +6,11 @@ import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
 export type CandidateSizes = { relevance: number; recency: number; importance: number };
 
 /**
- * How many candidates each source gives for a top k. Relevance takes twice as many (and HNSW
- * searches with ef_search equal to that): on clustered data the exact top k is mostly memories
- * of the query's topic, and a topic holds more than 100 of a large agent's memories; at 1M
- * (bench/fast-path.ts, 20 queries) recall@10 went 0.90 → 0.97 for ~2 ms (300: 0.965, +8 ms).
+ * How many candidates each source gives for a top k. Relevance takes twice as many, still
+ * searched with ef_search N (the iterative scan goes on past ef_search): on clustered data the
+ * exact top k is mostly memories of the query's topic, and a topic holds more than 100 of a
+ * large agent's memories. At 1M (bench/fast-path.ts, 20 queries) recall@10 went 0.90 → 0.95;
+ * ef_search 2N gave 0.97 but cost 1.7× in the full bench (cold HNSW pages after exact scans).
  */
 export function candidateSizes(k: number): CandidateSizes {
   const n = candidatesPerSource(k);

@@ -9,7 +9,7 @@ import type { MemoryFilters } from "../list-memories";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
 import { exactRankQuery, type RankParams } from "./exact-query";
-import { candidateSizes, fastRankQuery, useIndexPaths } from "./fast-query";
+import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
 import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
 import { touchMemories } from "./touch";
 
@@ -71,7 +71,7 @@ export async function retrieve(
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const rows = await deps.db.transaction(async (tx) => {
     if (choice.mode === "exact") await useExactScan(tx);
-    else await useIndexPaths(tx, choice.index ? candidateSizes(params.k).relevance : null);
+    else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
     const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
     const ranked = await queryRows<Row>(tx, query);
     if (!params.touch) return ranked;
