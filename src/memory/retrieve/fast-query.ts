@@ -30,7 +30,9 @@ export function candidatesPerSource(k: number): number {
  * The fast ranking for large streams (no filters): a candidate set from three indexes, each
  * scored exactly with the same rules as the exact query.
  * - relevance: the HNSW index of the query's model (iterative scan with the agent filter);
- * - recency: the newest last accesses, importance: the highest scores (btree indexes).
+ * - recency: the newest last accesses (btree);
+ * - importance: the best by weighted, scaled recency + importance, from each importance level's
+ *   most recent memories (so ties within a level go to the newest, not to index order).
  * Bounds: recency and importance min/max come from btree index endpoints over the whole stream
  * (exact). Relevance max is the best candidate's (exact when HNSW finds the nearest vector);
  * relevance min is estimated by an HNSW search for the *negated* query (its nearest vector is
