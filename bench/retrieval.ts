@@ -12,13 +12,14 @@ import pgvector from "pgvector";
 import { createApp } from "../src/api/app";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
-import { type Db, openDatabase, queryRows } from "../src/db/client";
+import { openDatabase, queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
 import { type MemoryDeps, noEnrichment, noReflection } from "../src/memory/deps";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { touchMemories } from "../src/memory/retrieve/touch";
 import { systemClock } from "../src/providers/types";
 import { type DatasetSpec, ensureDataset, MAIN, modelOf, SMALL, SMALL_SIZE } from "./lib/dataset";
+import { queryVectors } from "./lib/queries";
 import { printTable, quantile, timeRuns, writeResults } from "./lib/stats";
 
 const { values } = parseArgs({ options: { full: { type: "boolean", default: false } }, strict: false });
@@ -108,7 +109,7 @@ function short(n: number): string {
 
 async function measureAgent(deps: MemoryDeps, agent: string, model: string, spec: DatasetSpec, dist: string) {
   const db = deps.db;
-  const queries = await queryVectors(db, agent, model, spec.dims, dist);
+  const queries = await queryVectors(db, agent, model, spec.dims, dist, QUERIES);
   const floor = await timeRuns(QUERIES, 3, (i) =>
     queryRows(
       db,
@@ -155,32 +156,6 @@ async function measureAgent(deps: MemoryDeps, agent: string, model: string, spec
     touchP50: quantile(touch, 0.5),
     touchP99: quantile(touch, 0.99),
   };
-}
-
-/** Query vectors: for clustered data, a stored vector plus topic-sized noise; else uniform. */
-async function queryVectors(
-  db: Db,
-  agent: string,
-  model: string,
-  dims: number,
-  dist: string,
-): Promise<string[]> {
-  let seed = 42;
-  const rnd = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  if (dist === "random") {
-    return Array.from({ length: QUERIES }, () =>
-      pgvector.toSql(Array.from({ length: dims }, () => rnd() * 2 - 1)),
-    );
-  }
-  const rows = await queryRows<{ e: string }>(
-    db,
-    sql`SELECT embedding::text AS e FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model}
-        ORDER BY memory_id LIMIT ${QUERIES}`,
-  );
-  return rows.map((r) => pgvector.toSql((pgvector.fromSql(r.e) as number[]).map((x) => x + rnd() - 0.5)));
 }
 
 /** Batch POST throughput (500 per request) and single POST latency, vectors supplied. */

@@ -81,6 +81,32 @@ describe("retrieve: fast mode", () => {
     }
   });
 
+  it("takes importance candidates by recency within an importance level, beyond 100 tied ones", async () => {
+    // 150 importance-10 memories (hours 10–159) and 150 newer importance-1 ones (hours 0–9):
+    // the 100 most recent are all importance 1, and importance alone ties 150 ways. The top 10
+    // by recency + importance are the newest importance-10 memories; only a recency order
+    // within the importance level finds them all (an arbitrary 100 of the 150 may not).
+    const agent = uniq("fast-ties");
+    const tied: Item[] = Array.from({ length: 300 }, (_, i) =>
+      i < 150
+        ? { text: `old important ${i}`, at: hoursAgo(10 + i), importance: 10 }
+        : { text: `new trivial ${i}`, at: hoursAgo(((i - 150) * 9) / 150), importance: 1 },
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < tied.length; i += 100) ids.push(...(await seed(agent, tied.slice(i, i + 100))));
+    const ref: RefMemory[] = tied.map((s, i) => ({
+      id: ids[i] as string,
+      lastAccessedAt: s.at,
+      importance: s.importance ?? null,
+      vector: null,
+    }));
+    const weights = { recency: 1, importance: 1, relevance: 0 };
+    const got = await retrieve(agent, { weights, k: 10, mode: "fast" });
+    expect(got.status).toBe(200);
+    const want = referenceRanking(ref, { now: NOW, decay: 0.99, weights, query: null }).slice(0, 10);
+    expect(got.body.memories.map((m) => m.id)).toEqual(want.map((w) => w.id));
+  });
+
   it("auto picks fast above the threshold with an index, exact below it or without one", async () => {
     const big = uniq("auto-big");
     await seed(big, items);

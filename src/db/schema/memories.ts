@@ -55,7 +55,9 @@ export const memories = pgTable(
   },
   (t) => [
     index("memories_agent_created_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
-    index("memories_agent_importance_idx").on(t.agentId, t.importance),
+    // Importance endpoints, and for the fast path each importance level's most recent memories
+    // (an index-only walk per level; id is carried so the heap is not read).
+    index("memories_agent_importance_accessed_idx").on(t.agentId, t.importance, t.lastAccessedAt, t.id),
     // The reflection trigger sums importance inserted since the last run (should-reflect.ts).
     index("memories_agent_inserted_idx").on(t.agentId, t.insertedAt),
     // Index endpoints give the fast path exact recency bounds and its most recent candidates.

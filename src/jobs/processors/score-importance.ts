@@ -13,18 +13,22 @@ type Outcome = { row: ClaimedRow } & ({ score: number } | { error: unknown });
 
 /**
  * `memories.score`: claims the chunk's rows still pending and scores them. Scores are stored as
- * they come; a reply with no valid score counts against that memory alone (failed after
+ * they come (one paid call each: a worker killed mid-chunk loses only the calls in flight); a reply with no valid score counts against that memory alone (failed after
  * `MAX_INVALID_REPLIES`); any memory left pending makes the job throw, so the queue retries it
  * after a backoff and only the rows still pending are sent again.
  */
 export const scoreImportance: Processor = async (deps, payload, ctx) => {
   const rows = await claimRows(deps.db, "importance", payload.items, ctx.jobId, deps.claimMs);
   if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
-  const outcomes = await scoreRows(deps.importance, rows);
   const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision });
-
-  const scored = outcomes.flatMap((o) => ("score" in o ? [{ ...ref(o.row), score: o.score }] : []));
-  const stored = await storeScores(deps.db, deps.importance.id, scored);
+  let stored = 0;
+  const outcomes = await scoreRows(deps.importance, rows, async (scored) => {
+    stored += await storeScores(
+      deps.db,
+      deps.importance.id,
+      scored.map((o) => ({ ...ref(o.row), score: o.score })),
+    );
+  });
   // New importance may push an agent over its reflection threshold (the scheduler dedupes).
   const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
   for (const agentId of agents) await deps.reflection.importanceAdded(agentId);
@@ -62,18 +66,26 @@ export const scoreImportance: Processor = async (deps, payload, ctx) => {
 
 /**
  * One outcome per row. A scorer that calls a provider per memory is called per memory, so one
- * bad reply does not discard the others (each was a paid call); a batch scorer gets one call.
+ * bad reply does not discard the others (each was a paid call), and each score is stored as soon
+ * as it arrives; a batch scorer gets one call and one store.
  */
-async function scoreRows(scorer: ImportanceScorer, rows: ClaimedRow[]): Promise<Outcome[]> {
+async function scoreRows(
+  scorer: ImportanceScorer,
+  rows: ClaimedRow[],
+  store: (scored: { row: ClaimedRow; score: number }[]) => Promise<void>,
+): Promise<Outcome[]> {
   const texts = rows.map((r) => r.description);
   const ctx = { agentId: rows[0]?.agentId ?? "" };
   if (!scorer.callPerDescription) {
+    let scored: { row: ClaimedRow; score: number }[];
     try {
       const scores = await scorer.score(texts, ctx);
-      return rows.map((row, i) => ({ row, score: scores[i] ?? 0 }));
+      scored = rows.map((row, i) => ({ row, score: scores[i] ?? 0 }));
     } catch (error) {
       return rows.map((row) => ({ row, error }));
     }
+    await store(scored);
+    return scored;
   }
   const out = new Array<Outcome>(rows.length);
   let next = 0;
@@ -83,6 +95,7 @@ async function scoreRows(scorer: ImportanceScorer, rows: ClaimedRow[]): Promise<
       try {
         const [score] = await scorer.score([row.description], { agentId: row.agentId });
         out[i] = { row, score: score ?? 0 };
+        await store([{ row, score: score ?? 0 }]);
       } catch (error) {
         out[i] = { row, error };
       }

@@ -9,7 +9,7 @@ import type { MemoryFilters } from "../list-memories";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
 import { exactRankQuery, type RankParams } from "./exact-query";
-import { candidatesPerSource, fastRankQuery } from "./fast-query";
+import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
 import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { touchMemories } from "./touch";
@@ -116,23 +116,6 @@ export async function retrieve(
 async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
     sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
-  );
-}
-
-/**
- * Session settings for the fast query, local to its transaction. The planner cannot cost a
- * filtered HNSW scan well and, for a stream that is a large share of the table, prefers sorting
- * every distance, which is the exact scan the fast path exists to avoid; so sorts and sequential
- * scans are priced out and every candidate list comes from its index,
- * and the few hundred candidates are joined by primary key. Those penalties would make
- * the plan look expensive enough to JIT-compile (~0.4 s), so JIT is off too.
- */
-async function useIndexPaths(tx: Pick<Db, "execute">, efSearch: number | null): Promise<void> {
-  const hnsw = efSearch
-    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(efSearch)}, true)`
-    : sql``;
-  await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true) ${hnsw}`,
   );
 }
 

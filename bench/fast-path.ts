@@ -1,0 +1,117 @@
+/**
+ * The fast path alone against one existing dataset: p50/p99 and recall@10 against the exact
+ * ranking, for a few queries from the retrieval bench's generator.
+ *   npx tsx bench/fast-path.ts --db memstream_bench_1000000_512 [--dist clustered] [--queries 20]
+ *     [--agent bench-main] [--runs 2] [--explain]
+ * Exact answers (seconds each at 1M) are computed once per (db, agent, model, queries) at a fixed
+ * `now` and cached in bench/results/fast-path-exact-<db>-<dist>-<agent>.json; delete it after
+ * changing the dataset or the exact query. Never creates or changes a dataset.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { openDatabase, queryRows } from "../src/db/client";
+import { exactRankQuery, type RankParams } from "../src/memory/retrieve/exact-query";
+import { candidateSizes, fastRankQuery, useIndexPaths } from "../src/memory/retrieve/fast-query";
+import { findHnswIndex } from "../src/memory/retrieve/hnsw-index";
+import { MAIN, modelOf } from "./lib/dataset";
+import { queryVectors } from "./lib/queries";
+import { quantile, writeResults } from "./lib/stats";
+
+const { values: a } = parseArgs({
+  options: {
+    db: { type: "string", default: "memstream_bench_1000000_512" },
+    dist: { type: "string", default: "clustered" },
+    agent: { type: "string", default: MAIN },
+    queries: { type: "string", default: "20" },
+    runs: { type: "string", default: "2" },
+    explain: { type: "boolean", default: false },
+    plan: { type: "boolean", default: false },
+  },
+});
+const dims = Number(/_(\d+)$/.exec(a.db)?.[1] ?? 512);
+const model = modelOf(dims, a.dist);
+const count = Number(a.queries);
+const url = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+url.pathname = `/${a.db}`;
+const database = await openDatabase({ url: url.toString(), dataDir: "", poolSize: 2 });
+// Schema migrations only (as the retrieval bench does); the data and the HNSW index are left alone.
+await database.migrate();
+const db = database.db;
+const index = await findHnswIndex(db, model, dims);
+if (!index) throw new Error(`no HNSW index for ${model} in ${a.db}`);
+const vectors = await queryVectors(db, a.agent, model, dims, a.dist, count);
+
+type Cache = { now: string; exact: string[][] };
+const cacheName = `fast-path-exact-${a.db}-${a.dist}-${a.agent}`;
+const cachePath = new URL(`results/${cacheName}.json`, import.meta.url).pathname;
+let cache: Cache | null = existsSync(cachePath)
+  ? (JSON.parse(readFileSync(cachePath, "utf8")) as Cache)
+  : null;
+if (cache && cache.exact.length < count) cache = null;
+const now = new Date(cache?.now ?? new Date().toISOString());
+const params = (i: number): RankParams => ({
+  agentId: a.agent,
+  filters: {},
+  query: { vector: vectors[i] as string, model, dimensions: dims },
+  now,
+  decay: 0.99,
+  weights: { recency: 1, importance: 1, relevance: 1 },
+  k: 10,
+  touch: false,
+});
+if (!cache) {
+  const exact: string[][] = [];
+  for (let i = 0; i < count; i++) {
+    const rows = await db.transaction(async (tx) => {
+      await tx.execute(
+        sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
+      );
+      return queryRows<{ id: string }>(tx, exactRankQuery(params(i)));
+    });
+    exact.push(rows.map((r) => r.id));
+    process.stdout.write(".");
+  }
+  cache = { now: now.toISOString(), exact };
+  console.log(`\nexact answers cached: ${writeResults(cacheName, cache)}`);
+}
+const exact = cache.exact;
+
+// FAST_SIZES=relevance,recency,importance overrides the candidate counts (for tuning).
+const env = process.env.FAST_SIZES?.split(",").map(Number);
+const sizes = env
+  ? { relevance: env[0] ?? 100, recency: env[1] ?? 100, importance: env[2] ?? 100 }
+  : candidateSizes(10);
+const fast = (i: number, explain = false) =>
+  db.transaction(async (tx) => {
+    await useIndexPaths(tx, Number(process.env.FAST_EF ?? sizes.relevance));
+    const q = fastRankQuery(params(i), index, sizes);
+    if (!explain) return queryRows<{ id: string }>(tx, q);
+    const plan = await queryRows<{ "QUERY PLAN": string }>(
+      tx,
+      a.plan ? sql`EXPLAIN ${q}` : sql`EXPLAIN (ANALYZE, BUFFERS) ${q}`,
+    );
+    console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
+    return [];
+  });
+
+if (a.explain) {
+  if (!a.plan) await fast(0);
+  await fast(0, true);
+} else {
+  for (let i = 0; i < Math.min(3, count); i++) await fast(i);
+  const times: number[] = [];
+  let hits = 0;
+  for (let r = 0; r < Number(a.runs); r++) {
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      const ids = (await fast(i)).map((x) => x.id);
+      times.push(performance.now() - t0);
+      if (r === 0) hits += ids.filter((id) => exact[i]?.includes(id)).length;
+    }
+  }
+  console.log(
+    `${a.db} ${a.dist} ${a.agent}: fast p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, recall@10 ${(hits / (10 * count)).toFixed(3)} (${count} queries × ${a.runs}; candidates ${JSON.stringify(sizes)})`,
+  );
+}
+await database.close();

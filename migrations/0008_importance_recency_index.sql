@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS "memories_agent_importance_idx";--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "memories_agent_importance_accessed_idx" ON "memories" USING btree ("agent_id","importance","last_accessed_at","id");
