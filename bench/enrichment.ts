@@ -12,13 +12,13 @@ import { createApp } from "../src/api/app";
 import { composeSystem, type System } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
+import { silentLogger } from "../src/lib/logger";
 import { obliterateQueues } from "../test/jobs/support";
 import { type Stub, startStubOpenAI } from "../test/support/stub-openai";
 
 const DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/memstream_bench";
 const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const N = Number(process.env.BENCH_N ?? 500);
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function ensureDatabase() {
   const admin = new URL(DB);
@@ -54,7 +54,7 @@ async function start(stub: Stub | null, label: string): Promise<Bench> {
       LLM_MODEL: "stub-chat",
     });
   }
-  const system = await composeSystem(loadConfig(env), silent);
+  const system = await composeSystem(loadConfig(env), silentLogger);
   return { system, app: createApp(system.app), prefix, agent: `bench-${label}-${Date.now()}` };
 }
 

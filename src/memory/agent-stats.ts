@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
+import { isoUtc } from "../db/iso";
 import type { MemoryDeps } from "./deps";
 import type { EnrichmentState, MEMORY_KINDS } from "./types";
 
@@ -28,8 +29,8 @@ export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string):
   const rows = await queryRows<Row>(
     deps.db,
     sql`SELECT kind, importance_status AS imp, embedding_status AS emb, count(*)::int AS n,
-          to_char(min(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS oldest,
-          to_char(max(created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS newest
+          ${isoUtc(sql`min(created_at)`)} AS oldest,
+          ${isoUtc(sql`max(created_at)`)} AS newest
         FROM memories WHERE agent_id = ${agentId}
         GROUP BY kind, importance_status, embedding_status`,
   );

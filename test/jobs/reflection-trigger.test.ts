@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
+import { waitFor } from "./support";
 
 // End to end: importance scored by the LLM (through the workers) pushes an agent over its
 // reflection threshold, and a reflection citing its evidence appears in the stream on its own.
@@ -18,16 +19,6 @@ type Mem = {
   citations: string[];
   status: { importance: string };
 };
-
-async function until<T>(what: string, f: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const list = async (agent: string, q = "") =>
   ((await (await t.call("GET", `/v1/agents/${agent}/memories${q}`)).json()) as { memories: Mem[] }).memories;
@@ -56,9 +47,9 @@ it("LLM-scored observations trigger a reflection at the threshold, not before", 
       { description: "the deploy failed again at noon" },
     ],
   });
-  await until("two scored", async () => {
+  await waitFor("two scored", async () => {
     const ms = await list(agent);
-    return ms.every((m) => m.status.importance === "ready") ? ms : undefined;
+    return ms.every((m) => m.status.importance === "ready") ? ms : null;
   });
   expect(await runs(agent)).toEqual([]);
 
@@ -66,9 +57,9 @@ it("LLM-scored observations trigger a reflection at the threshold, not before", 
   await t.call("POST", `/v1/agents/${agent}/memories`, {
     description: "the database migration failed during the deploy",
   });
-  const reflections = await until("a reflection", async () => {
+  const reflections = await waitFor("a reflection", async () => {
     const r = await list(agent, "?kind=reflection");
-    return r.length >= 2 ? r : undefined;
+    return r.length >= 2 ? r : null;
   });
   const observations = new Set((await list(agent, "?kind=observation")).map((m) => m.id));
   for (const r of reflections) {

@@ -1,4 +1,5 @@
 import { and, type SQL, sql } from "drizzle-orm";
+import { isoUtc } from "../../db/iso";
 import { filterConditions, type MemoryFilters } from "../list-memories";
 import { type LexicalQuery, relevanceSql } from "./relevance";
 
@@ -24,8 +25,6 @@ export type RankParams = {
 export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
   return sql`power(${p.decay}::float8, greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0))`;
 }
-
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * The exact Generative Agents ranking as one SELECT: candidates → min/max → scaled components
@@ -81,8 +80,8 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k">): SQL {
       LIMIT ${p.k}
     )
     SELECT m.id, m.agent_id AS "agentId", m.kind, m.description,
-      to_char(m.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO)}) AS "createdAt",
-      to_char(m.last_accessed_at AT TIME ZONE 'UTC', ${sql.raw(ISO)}) AS "lastAccessedAt",
+      ${isoUtc(sql`m.created_at`)} AS "createdAt",
+      ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
       m.importance, m.importance_status AS "importanceStatus", m.importance_error AS "importanceError",
       m.embedding_status AS "embeddingStatus", m.embedding_error AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { isoUtc } from "../../db/iso";
 
 /**
  * Marks memories as accessed at `now` and returns their new access times (ISO 8601, ms). Never
@@ -25,7 +26,7 @@ export async function touchMemories(
         )
         UPDATE memories m SET last_accessed_at = greatest(m.last_accessed_at, ${now.toISOString()}::timestamptz)
         FROM locked WHERE m.id = locked.id
-        RETURNING m.id, to_char(m.last_accessed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at`,
+        RETURNING m.id, ${isoUtc(sql`m.last_accessed_at`)} AS at`,
   );
   return new Map(rows.map((r) => [r.id, r.at]));
 }
