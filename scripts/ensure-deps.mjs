@@ -7,8 +7,8 @@ import { existsSync, statSync } from "node:fs";
 const marker = "node_modules/.package-lock.json";
 const stale = !existsSync(marker) || statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs;
 if (stale) {
-  console.error("memstream: installing dependencies (npm install)…");
-  execSync("npm install --no-audit --no-fund", { stdio: "inherit" });
+  console.error("memstream: installing dependencies (npm ci)…");
+  execSync("npm ci --no-audit --no-fund", { stdio: "inherit" });
 }
 // Also here, not only in postinstall: node_modules installed with --ignore-scripts need it too.
 await import("./patches/postgres-closed-socket.mjs");
