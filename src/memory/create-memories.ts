@@ -3,6 +3,7 @@ import { memories, memoryEmbeddings, type NewMemoryRow } from "../db/schema";
 import { Invalid } from "../lib/errors";
 import { newId } from "../lib/ids";
 import type { MemoryDeps } from "./deps";
+import { resolveEmbeddingModel } from "./embedding-model";
 import { toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 
@@ -22,29 +23,6 @@ export type NewMemoryInput = {
   citations?: string[];
   promptVersion?: string;
 };
-
-/** Checks a caller-supplied vector against its model; returns the model id to store it under. */
-export function resolveEmbeddingModel(
-  deps: Pick<MemoryDeps, "embedder">,
-  vector: number[],
-  model: string | undefined,
-  field: string,
-): string {
-  if (vector.every((x) => x === 0)) {
-    throw new Invalid(`${field} is all zeros: cosine similarity is undefined for it`, { field });
-  }
-  if (model === undefined || model === deps.embedder.modelId) {
-    // dimensions 0: an OpenAI-compatible model whose size is learned from its first answer.
-    if (deps.embedder.dimensions !== 0 && vector.length !== deps.embedder.dimensions) {
-      throw new Invalid(
-        `${field} has ${vector.length} dimensions, but the configured model ${deps.embedder.modelId} has ${deps.embedder.dimensions}; pass embeddingModel to store vectors of another model`,
-        { field, expected: deps.embedder.dimensions, actual: vector.length },
-      );
-    }
-    return deps.embedder.modelId;
-  }
-  return model;
-}
 
 /**
  * Stores memories in one transaction (all or nothing) and answers at once: importance and

@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { memories, memoryEmbeddings } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { withCitationStatus } from "./citation-status";
-import { resolveEmbeddingModel } from "./create-memories";
 import type { MemoryDeps } from "./deps";
+import { resolveEmbeddingModel } from "./embedding-model";
 import { toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 

@@ -1,30 +1,7 @@
 import { and, type SQL, sql } from "drizzle-orm";
-import { isoUtc } from "../../db/iso";
-import { filterConditions, type MemoryFilters } from "../list-memories";
-import { type LexicalQuery, relevanceSql } from "./relevance";
-
-export type RankParams = {
-  agentId: string;
-  filters: MemoryFilters;
-  /** Query vector as pgvector text (`[0.1,0.2,...]`), its model and dimension; null = no relevance. */
-  query: { vector: string; model: string; dimensions: number } | null;
-  /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
-  lexical?: LexicalQuery;
-  now: Date;
-  decay: number;
-  weights: { recency: number; importance: number; relevance: number };
-  k: number;
-  touch: boolean;
-};
-
-/**
- * The raw recency of a last-access column: decay^(hours since access, ≥ 0), all in float8.
- * `date_part` returns float8; `extract` returns numeric since PG14, and numeric arithmetic
- * on every row cost ~45 ms per 100k memories. The two differ by at most one ulp.
- */
-export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
-  return sql`power(${p.decay}::float8, greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0))`;
-}
+import { filterConditions } from "../filters";
+import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
+import { relevanceSql } from "./relevance";
 
 /**
  * The exact Generative Agents ranking as one SELECT: candidates → min/max → scaled components
@@ -53,39 +30,4 @@ export function exactRankQuery(p: RankParams): SQL {
       SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
     ),
     ${scoreAndSelect(p)}`;
-}
-
-const scale = (col: string, lo: string, hi: string, missing: number) =>
-  sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}
-      THEN (c.${col} - b.${lo}) / (b.${hi} - b.${lo}) ELSE 0.5 END`);
-
-/**
- * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
- * raw values) and `b` (their bounds), scales, weights, takes the top k and reads the rows.
- */
-export function scoreAndSelect(p: Pick<RankParams, "weights" | "k">): SQL {
-  return sql`
-    scaled AS (
-      SELECT c.id, ${scale("rec", "rlo", "rhi", 0)} AS recency,
-        ${scale("imp", "ilo", "ihi", 0.5)} AS importance,
-        ${scale("rel", "vlo", "vhi", 0)} AS relevance
-      FROM cand c CROSS JOIN b
-    ),
-    top AS (
-      SELECT id, recency, importance, relevance,
-        ${p.weights.recency}::float8 * recency + ${p.weights.importance}::float8 * importance
-          + ${p.weights.relevance}::float8 * relevance AS score
-      FROM scaled
-      ORDER BY score DESC, id COLLATE "C"
-      LIMIT ${p.k}
-    )
-    SELECT m.id, m.agent_id AS "agentId", m.kind, m.description,
-      ${isoUtc(sql`m.created_at`)} AS "createdAt",
-      ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
-      m.importance, m.importance_status AS "importanceStatus", m.importance_error AS "importanceError",
-      m.embedding_status AS "embeddingStatus", m.embedding_error AS "embeddingError",
-      m.embedding_model AS "embeddingModel", m.metadata, m.citations,
-      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
-    FROM top JOIN memories m ON m.id = top.id
-    ORDER BY top.score DESC, top.id COLLATE "C"`;
 }

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { type RankParams, recencyOf, scoreAndSelect } from "./exact-query";
 import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
+import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
 
 export type CandidateSizes = { relevance: number; recency: number; importance: number };
 

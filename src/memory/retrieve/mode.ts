@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
-import type { RankParams } from "./exact-query";
 import { findHnswIndex, type HnswIndex } from "./hnsw-index";
+import type { RankParams } from "./ranking-sql";
 
 /** `auto` picks `fast` for large streams with an HNSW index, else `exact`. */
 export type RetrieveMode = "auto" | "exact" | "fast";

@@ -3,14 +3,15 @@ import pgvector from "pgvector";
 import { type Db, queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
 import { withCitationStatus } from "../citation-status";
-import { resolveEmbeddingModel } from "../create-memories";
 import type { MemoryDeps } from "../deps";
-import type { MemoryFilters } from "../list-memories";
+import { resolveEmbeddingModel } from "../embedding-model";
+import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
-import { exactRankQuery, type RankParams } from "./exact-query";
+import { exactRankQuery } from "./exact-query";
 import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
 import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import type { RankParams } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { touchMemories } from "./touch";
 
