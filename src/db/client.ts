@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { projectPath } from "../lib/paths";
 import * as schema from "./schema";
 
 /** The database handle every domain function takes. Same type for Postgres and embedded PGlite. */
@@ -24,7 +25,7 @@ export async function openDatabase(opts: {
   return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir);
 }
 
-const MIGRATIONS = { migrationsFolder: new URL("../../migrations", import.meta.url).pathname };
+const MIGRATIONS = { migrationsFolder: projectPath("migrations") };
 // Any constant works; it only has to be the same in every memstream process.
 const MIGRATION_LOCK = 727_274_001;
 

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
+import { projectPath } from "../lib/paths";
 import { type Db, queryRows } from "./client";
 
-const journal = JSON.parse(
-  readFileSync(new URL("../../migrations/meta/_journal.json", import.meta.url), "utf8"),
-) as { entries: unknown[] };
+const journal = JSON.parse(readFileSync(projectPath("migrations", "meta", "_journal.json"), "utf8")) as {
+  entries: unknown[];
+};
 
 /** Readiness: the database answers and every migration in the repo has been applied. */
 export async function checkReady(db: Db): Promise<{ ok: boolean; checks: Record<string, string> }> {

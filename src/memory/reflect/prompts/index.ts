@@ -4,13 +4,15 @@
  * which prompt produced it.
  */
 import { readFileSync } from "node:fs";
+import { projectPath } from "../../../lib/paths";
 import type { ChatMessage } from "../../../providers/types.js";
 
 /** Version of the prompt files below; stored on each reflection. */
 export const PROMPT_VERSION = "v1";
 
 // Read once at module load: a missing file fails start-up, not the first reflection.
-const load = (name: string): string => readFileSync(new URL(`./${name}`, import.meta.url), "utf8").trimEnd();
+const load = (name: string): string =>
+  readFileSync(projectPath("src", "memory", "reflect", "prompts", name), "utf8").trimEnd();
 
 const QUESTIONS = load(`questions.${PROMPT_VERSION}.md`);
 const INSIGHTS = load(`insights.${PROMPT_VERSION}.md`);

@@ -1,13 +1,13 @@
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { loadConfig } from "../src/config";
-import { openDatabase, queryRows } from "../src/db/client";
+import { loadConfig } from "../config";
+import { openDatabase, queryRows } from "../db/client";
 import {
   createHnswIndexSql,
   HNSW_MAX_DIMENSIONS,
   type HnswStorage,
   hnswIndexName,
-} from "../src/memory/retrieve/hnsw-index";
+} from "../memory/retrieve/hnsw-index";
 
 // `npm run index:create -- --model <id> [--dimensions N] [--halfvec] [--m 16] [--ef-construction 64]`
 // Builds the per-model HNSW index the fast retrieve path uses, CONCURRENTLY (writes continue).

@@ -1,5 +1,5 @@
 import { loadConfig } from "../config";
-import { openDatabase } from "./client";
+import { openDatabase } from "../db/client";
 
 // `npm run db:migrate`: applies pending migrations to the configured database and exits.
 const config = loadConfig();
