@@ -4,12 +4,18 @@ import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
+import type { Metrics } from "../metrics";
 import type { AppEnv } from "./env";
 
 /** Everything the HTTP layer needs, built once in `src/compose.ts`. */
 export type AppDeps = {
-  config: Pick<Config, "apiKeys" | "maxBodyBytes" | "github" | "reflectionThreshold" | "tokenizerEncoding">;
+  config: Pick<
+    Config,
+    "apiKeys" | "adminKeys" | "maxBodyBytes" | "github" | "reflectionThreshold" | "tokenizerEncoding"
+  >;
   logger: Logger;
+  /** This process's Prometheus metrics (served at /metrics). */
+  metrics: Metrics;
   memory: MemoryDeps;
   /** Memory deps plus the chat model (null = reflection off) and the default threshold. */
   reflect: ReflectAgentDeps;
