@@ -88,6 +88,7 @@ export async function composeSystem(
     config,
     logger,
     metrics,
+    queues: jobs.part.queues,
     memory,
     reflect,
     deliveries,

@@ -6,6 +6,7 @@ import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";
 import { observeRequests } from "./observe";
+import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps) {
 
   registerHealth(app, deps);
   registerMetrics(app, deps);
+  registerQueueDashboard(app, deps);
   registerCreateMemories(app, deps);
   registerListMemories(app, deps);
   registerGetMemory(app, deps);

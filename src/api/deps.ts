@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
@@ -21,6 +22,8 @@ export type AppDeps = {
   reflect: ReflectAgentDeps;
   /** Where accepted GitHub deliveries go to be processed. */
   deliveries: DeliveryProcessor;
+  /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */
+  queues: Queue[] | null;
   /** Readiness: database reachable and migrations applied. */
   ready(): Promise<{ ok: boolean; checks: Record<string, string> }>;
 };
