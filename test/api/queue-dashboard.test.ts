@@ -21,7 +21,7 @@ const admin = { authorization: `Basic ${Buffer.from("ops:ops-key").toString("bas
 describe("queue dashboard", () => {
   it("is closed to agent keys and to requests without a key (with a Basic challenge for browsers)", async () => {
     for (const path of ["/admin/queues", "/admin/queues/api/queues"]) {
-      for (const headers of [{}, { authorization: "Bearer agent-key" }]) {
+      for (const headers of [{}, { authorization: "Bearer agent-key" }] as Record<string, string>[]) {
         const res = await t.app.request(path, { headers });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
         expect(res.headers.get("www-authenticate")).toContain("Basic");
