@@ -4,7 +4,7 @@ import { receiveDelivery } from "../../../ingest/github/receive-delivery";
 import { verifySignature } from "../../../ingest/github/signature";
 import { Invalid, InvalidSignature, NotConfigured } from "../../../lib/errors";
 import type { App, AppDeps } from "../../deps";
-import { ErrorSchema, json } from "../../schemas";
+import { errorResponse as error, json } from "../../schemas";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not GitHub. */
 export const GITHUB_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
@@ -21,10 +21,6 @@ const Accepted = z
     pong: z.boolean().optional(),
   })
   .openapi("GithubDeliveryAccepted");
-const error = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorSchema } },
-});
 
 const route = createRoute({
   method: "post",
@@ -40,7 +36,9 @@ const route = createRoute({
     400: error("Missing `X-GitHub-Event`/`X-GitHub-Delivery`, or a body that is not JSON"),
     401: error("Missing or invalid `X-Hub-Signature-256`"),
     413: error(`Body over GitHub's ${GITHUB_MAX_PAYLOAD_BYTES}-byte payload limit`),
+    500: error("Unexpected failure, logged with the request id (`internal`)"),
     501: error("`GITHUB_WEBHOOK_SECRET` is not configured: nothing is accepted"),
+    503: error("The database is unreachable; GitHub redelivers later (`unavailable`)"),
   },
 });
 
