@@ -28,7 +28,8 @@ beforeAll(async () => {
       EMBEDDING_DIMENSIONS: "64",
       LLM_MODEL: "stub-chat",
       MEMSTREAM_MCP_AGENT: agent,
-      MEMSTREAM_QUEUE_PREFIX: uniq("mcpq"),
+      // No workers: their sweep would pick up other test files' pending rows in the shared database.
+      MEMSTREAM_WORKERS: "off",
     },
     stderr: "pipe",
   });
