@@ -1,4 +1,5 @@
 export * from "./agent-settings";
+export * from "./documents";
 export * from "./github-deliveries";
 export * from "./memories";
 export * from "./memory-embeddings";
