@@ -72,7 +72,7 @@ export function validationError(c: Context, error: ZodError, where: string) {
 }
 
 /** True for errors that mean the database (or another dependency) cannot be reached. */
-function isUnavailable(err: unknown): boolean {
+export function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
   return (
     typeof code === "string" &&

@@ -138,8 +138,11 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    if (body.maxTokens !== undefined || body.format !== undefined) {
-      return c.json(await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding), 200);
-    }
-    return c.json(await retrieve(deps.memory, agentId, body), 200);
+    const timer = deps.metrics.retrieveDuration.startTimer({ relevance: body.relevance });
+    const result =
+      body.maxTokens !== undefined || body.format !== undefined
+        ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
+        : await retrieve(deps.memory, agentId, body);
+    timer({ mode: result.mode });
+    return c.json(result, 200);
   });

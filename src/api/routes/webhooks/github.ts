@@ -54,19 +54,21 @@ export const registerGithubWebhook = (app: App, deps: AppDeps) =>
     // The raw bytes, verified before anything is parsed.
     const raw = new Uint8Array(await c.req.arrayBuffer());
     const signature = c.req.header("x-hub-signature-256");
-    if (!signature) {
-      throw new InvalidSignature("missing X-Hub-Signature-256 header", { field: "X-Hub-Signature-256" });
-    }
-    if (!verifySignature(raw, signature, secrets)) {
-      throw new InvalidSignature("X-Hub-Signature-256 does not match the body under any configured secret", {
-        field: "X-Hub-Signature-256",
-      });
+    if (!signature || !verifySignature(raw, signature, secrets)) {
+      deps.metrics.webhookDeliveries.inc({ status: "rejected" });
+      throw new InvalidSignature(
+        signature
+          ? "X-Hub-Signature-256 does not match the body under any configured secret"
+          : "missing X-Hub-Signature-256 header",
+        { field: "X-Hub-Signature-256" },
+      );
     }
     const event = header(c.req.header("x-github-event"), "X-GitHub-Event", EVENT);
     const deliveryId = header(c.req.header("x-github-delivery"), "X-GitHub-Delivery", DELIVERY_ID);
 
     const payload = parsePayload(raw, c.req.header("content-type"));
     const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload });
+    deps.metrics.webhookDeliveries.inc({ status: received.status });
     if (received.status === "accepted" || received.retry) await deps.deliveries.enqueue(deliveryId);
     const pong = event === "ping" ? { pong: true } : {};
     if (received.status === "duplicate")
