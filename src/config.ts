@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   MEMSTREAM_DATA_DIR: z.string().default(".memstream/data"),
   MEMSTREAM_API_KEYS: list.optional(),
   MEMSTREAM_ALLOW_NO_AUTH: bool.default(false),
+  /** Comma-separated admin tokens for /metrics and /admin/queues (operators, not agents). */
+  MEMSTREAM_ADMIN_KEYS: list.optional(),
+  /** Port of the worker process's /metrics endpoint (`npm run worker`); 0 turns it off. */
+  MEMSTREAM_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   MEMSTREAM_MAX_BODY_BYTES: z.coerce
     .number()
     .int()
@@ -93,6 +97,13 @@ export type Config = {
   dataDir: string;
   /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
   apiKeys: ApiKey[];
+  /**
+   * Tokens for the operator endpoints (/metrics, /admin/queues). Empty: they are open only when
+   * there are no API keys either (a loopback-only dev setup), else closed.
+   */
+  adminKeys: string[];
+  /** Where `npm run worker` serves its own /metrics (0 = nowhere). */
+  workerMetricsPort: number;
   maxBodyBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   redisUrl: string | null;
@@ -173,6 +184,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? null,
     dataDir: e.MEMSTREAM_DATA_DIR,
     apiKeys,
+    adminKeys: e.MEMSTREAM_ADMIN_KEYS ?? [],
+    workerMetricsPort: e.MEMSTREAM_WORKER_METRICS_PORT,
     maxBodyBytes: e.MEMSTREAM_MAX_BODY_BYTES,
     logLevel: e.MEMSTREAM_LOG_LEVEL,
     redisUrl: e.REDIS_URL ?? null,

@@ -6,6 +6,8 @@ import { authorizeAgent, requireApiKey } from "./auth";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";
+import { observeRequests } from "./observe";
+import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
@@ -19,6 +21,7 @@ import { registerDeleteMemory } from "./routes/memories/delete";
 import { registerGetMemory } from "./routes/memories/get";
 import { registerListMemories } from "./routes/memories/list";
 import { registerUpdateMemory } from "./routes/memories/update";
+import { registerMetrics } from "./routes/metrics";
 import { registerListDeliveries } from "./routes/webhooks/deliveries";
 import {
   GITHUB_MAX_PAYLOAD_BYTES,
@@ -36,6 +39,7 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use("*", requestId({ headerName: "x-request-id" }));
+  app.use("*", observeRequests(deps.logger, deps.metrics));
   app.onError(onError(deps.logger));
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${c.req.path}`));
 
@@ -70,6 +74,8 @@ export function createApp(deps: AppDeps) {
   app.use("/v1/agents/:agentId/*", authorizeAgent());
 
   registerHealth(app, deps);
+  registerMetrics(app, deps);
+  registerQueueDashboard(app, deps);
   registerCreateMemories(app, deps);
   registerListMemories(app, deps);
   registerGetMemory(app, deps);

@@ -66,3 +66,36 @@ export function authorizeAgent(): MiddlewareHandler<AppEnv> {
     return next();
   };
 }
+
+/** The token of `Authorization: Bearer <t>` or the password of `Basic <user:t>` (what browsers and Prometheus send). */
+function presentedToken(header: string): string {
+  if (header.startsWith("Bearer ")) return header.slice(7).trim();
+  if (header.startsWith("Basic ")) {
+    const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+    return decoded.slice(decoded.indexOf(":") + 1);
+  }
+  return "";
+}
+
+/**
+ * Operator endpoints (/metrics, /admin/queues): an admin key, as a bearer token or a Basic-auth
+ * password. Agent API keys never open them — a tenant must not see every tenant's queue. With no
+ * admin keys they are open only in a setup without API keys too (loopback dev, start-up refuses
+ * otherwise), and closed as soon as API keys exist.
+ */
+export function requireAdminKey(adminKeys: string[], apiKeys: ApiKey[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (adminKeys.length === 0 && apiKeys.length === 0) return next();
+    const token = presentedToken(c.req.header("authorization") ?? "");
+    if (token && adminKeys.some((k) => sameToken(k, token))) return next();
+    // The challenge makes a browser ask for the key (any user name, the key as password).
+    c.header("www-authenticate", 'Basic realm="memstream admin", charset="UTF-8"');
+    return errorResponse(
+      c,
+      "unauthorized",
+      adminKeys.length === 0
+        ? "operator endpoints are closed: set MEMSTREAM_ADMIN_KEYS"
+        : "missing or unknown admin key: send Authorization: Bearer <admin key>",
+    );
+  };
+}
