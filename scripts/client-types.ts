@@ -3,6 +3,7 @@ import { createApp } from "../src/api/app";
 import type { AppDeps } from "../src/api/deps";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
+import { createMetrics } from "../src/metrics";
 
 /** Where the client's generated types live (committed, checked fresh by test/client/types-fresh.test.ts). */
 export const CLIENT_TYPES_PATH = "client/src/generated/openapi.ts";
@@ -17,7 +18,13 @@ const HEADER = `// Generated from memstream's /openapi.json by \`npm run client:
  */
 export async function serverOpenApiDocument(): Promise<Record<string, unknown>> {
   const config = loadConfig({});
-  const documentOnly = { config, logger: silentLogger } as unknown as AppDeps;
+  // Only what building the routes reads; handlers (never called here) would need the rest.
+  const documentOnly = {
+    config,
+    logger: silentLogger,
+    metrics: createMetrics({ defaultMetrics: false }),
+    queues: null,
+  } as unknown as AppDeps;
   const res = await createApp(documentOnly).request("/openapi.json");
   if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}`);
   return (await res.json()) as Record<string, unknown>;

@@ -42,7 +42,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -51,7 +51,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -60,7 +60,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -69,7 +69,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -97,6 +106,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "description": "alice opened pull request #42: retry flaky uploads",
+                     *       "metadata": {
+                     *         "source": "github",
+                     *         "repository": "acme/api"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         memories: components["schemas"]["NewMemory"][];
                     } | components["schemas"]["NewMemory"];
@@ -114,7 +132,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -123,7 +141,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -132,7 +150,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -141,7 +159,34 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -188,7 +233,7 @@ export interface paths {
                         "application/json": components["schemas"]["Memory"];
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -197,7 +242,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -206,7 +251,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -215,7 +260,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -249,7 +303,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -258,7 +312,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -267,7 +321,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -276,7 +330,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -306,6 +378,14 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "importance": 8,
+                     *       "metadata": {
+                     *         "pinned": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MemoryPatch"];
                 };
             };
@@ -319,7 +399,7 @@ export interface paths {
                         "application/json": components["schemas"]["Memory"];
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -328,7 +408,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -337,7 +417,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -346,7 +426,34 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -393,7 +500,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -402,7 +509,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -411,7 +518,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -420,7 +527,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -465,7 +590,7 @@ export interface paths {
                         "application/json": components["schemas"]["AgentStats"];
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -474,7 +599,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -483,7 +608,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -492,7 +617,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -536,6 +670,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "query": "Who is coming to the party?",
+                     *       "k": 10,
+                     *       "weights": {
+                     *         "relevance": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RetrieveRequest"];
                 };
             };
@@ -554,7 +697,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -563,7 +706,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -572,7 +715,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -581,7 +724,43 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The embedding provider answered with no usable vector (`invalid_provider_answer`) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -665,8 +844,26 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Unexpected failure, logged with the request id (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description `GITHUB_WEBHOOK_SECRET` is not configured: nothing is accepted */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unreachable; GitHub redelivers later (`unavailable`) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -716,7 +913,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -725,7 +922,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -734,8 +931,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
-                404: {
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -743,7 +940,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -799,7 +996,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -808,7 +1005,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -817,7 +1014,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -828,6 +1025,24 @@ export interface paths {
                 };
                 /** @description A reflection of this agent is already running (`details.runId`) */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -853,7 +1068,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -903,7 +1118,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -912,7 +1127,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -921,7 +1136,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -930,7 +1145,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -970,6 +1194,11 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "reflectionThreshold": 100
+                     *     }
+                     */
                     "application/json": {
                         /** @description Summed importance that triggers a reflection; 0 = off; null = deployment default */
                         reflectionThreshold: number | null;
@@ -986,7 +1215,7 @@ export interface paths {
                         "application/json": components["schemas"]["AgentSettings"];
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -995,7 +1224,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1004,7 +1233,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1013,7 +1242,34 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1065,7 +1321,7 @@ export interface paths {
                         "application/json": components["schemas"]["EnrichmentRetried"];
                     };
                 };
-                /** @description Invalid input; `details.field` names the field */
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1074,7 +1330,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Missing or unknown API key */
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1083,7 +1339,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not found (or outside the key's agent prefix) */
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1092,7 +1348,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Database unreachable */
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1142,16 +1416,22 @@ export interface components {
         };
         Error: {
             error: {
-                /** @example invalid_request */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 /** @example body.description: description must not be empty */
                 message: string;
                 requestId: string;
+                /** @description `field` names the offending field or header; `limit` the limit passed */
                 details?: {
                     [key: string]: unknown;
                 };
             };
         };
+        /**
+         * @description Stable machine code of an error; each maps to one HTTP status (invalid_request 400, unauthorized 401, invalid_signature 401, not_found 404, conflict 409, payload_too_large 413, unsupported_media_type 415, internal 500, not_configured 501, invalid_provider_answer 502, reflection_failed 502, unavailable 503)
+         * @example invalid_request
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "unauthorized" | "invalid_signature" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal" | "not_configured" | "invalid_provider_answer" | "reflection_failed" | "unavailable";
         NewMemory: {
             description: string;
             /** @enum {string} */
