@@ -16,7 +16,12 @@ export type Ranking = { weights: Weights; decay: number; recencyUnit: RecencyUni
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
  */
 export const PRESETS = {
-  paper: { weights: { recency: 1, importance: 1, relevance: 1 }, decay: 0.99, recencyUnit: "hour", relevance: "vector" },
+  paper: {
+    weights: { recency: 1, importance: 1, relevance: 1 },
+    decay: 0.99,
+    recencyUnit: "hour",
+    relevance: "vector",
+  },
   reference: {
     weights: { recency: 0.5, importance: 2, relevance: 3 },
     decay: 0.99,
@@ -57,7 +62,7 @@ export type ResolvedRanking = Ranking & {
  * agent's individual values are not mixed into it.
  */
 export function resolveRanking(request: RankingChoice, agent: RankingChoice | null): ResolvedRanking {
-  const layers: [RankingSource, RankingChoice][] = [["request", request]];
+  const layers: ["request" | "agent", RankingChoice][] = [["request", request]];
   if (request.preset === undefined && agent) layers.push(["agent", agent]);
   const presetFrom = layers.find(([, l]) => l.preset !== undefined);
   const preset = presetFrom?.[1].preset ?? DEFAULT_PRESET;

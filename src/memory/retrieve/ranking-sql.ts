@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { isoUtc } from "../../db/iso";
 import type { MemoryFilters } from "../filters";
+import { RECENCY_UNITS, type RecencyUnit } from "./presets";
 import type { LexicalQuery } from "./relevance";
 
 // The ranking SQL shared by the exact and fast queries: parameters, raw recency, min-max scaling
@@ -15,18 +16,21 @@ export type RankParams = {
   lexical?: LexicalQuery;
   now: Date;
   decay: number;
+  /** The time unit `decay` applies per; absent = hour (the paper's). */
+  recencyUnit?: RecencyUnit;
   weights: { recency: number; importance: number; relevance: number };
   k: number;
   touch: boolean;
 };
 
 /**
- * The raw recency of a last-access column: decay^(hours since access, ≥ 0), all in float8.
+ * The raw recency of a last-access column: decay^(units since access, ≥ 0), all in float8.
  * `date_part` returns float8; `extract` returns numeric since PG14, and numeric arithmetic
  * on every row cost ~45 ms per 100k memories. The two differ by at most one ulp.
  */
-export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
-  return sql`power(${p.decay}::float8, greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0))`;
+export function recencyOf(p: Pick<RankParams, "decay" | "now" | "recencyUnit">, column: SQL): SQL {
+  const unit = sql.raw(String(RECENCY_UNITS[p.recencyUnit ?? "hour"]));
+  return sql`power(${p.decay}::float8, greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / ${unit}, 0))`;
 }
 
 const scale = (col: string, lo: string, hi: string, missing: number) =>
