@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { PRESET_NAMES, PRESETS, RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/presets";
-import { BM25, HYBRID_VECTOR_SHARE } from "../memory/retrieve/relevance";
+import { BM25, CONTEXT_SHARE, HYBRID_VECTOR_SHARE, RELEVANCE_KINDS } from "../memory/retrieve/relevance";
 
 /** The ranking fields shared by retrieve requests and an agent's retrieve defaults (settings). */
 
 const Weight = z.number().min(0).max(100);
 const UNITS = Object.keys(RECENCY_UNITS) as [RecencyUnit, ...RecencyUnit[]];
-const RELEVANCE = ["vector", "lexical", "hybrid"] as const;
+const RELEVANCE = RELEVANCE_KINDS;
 
 const presetList = PRESET_NAMES.map((name) => {
   const p = PRESETS[name];
@@ -39,7 +39,7 @@ export const RankingFields = {
     .enum(RELEVANCE)
     .optional()
     .openapi({
-      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'. lexical and hybrid need query text and rank exactly`,
+      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly`,
     }),
 };
 

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { isoUtc } from "../../db/iso";
 import type { MemoryFilters } from "../filters";
+import type { FreshVector } from "./agent-state";
 import { RECENCY_UNITS, type RecencyUnit } from "./presets";
 import type { LexicalQuery } from "./relevance";
 
@@ -12,6 +13,8 @@ export type RankParams = {
   filters: MemoryFilters;
   /** Query vector as pgvector text (`[0.1,0.2,...]`), its model and dimension; null = no relevance. */
   query: { vector: string; model: string; dimensions: number } | null;
+  /** Vectors embedded at retrieve time for candidates without one (read your own writes). */
+  fresh?: FreshVector[];
   /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
   lexical?: LexicalQuery;
   now: Date;

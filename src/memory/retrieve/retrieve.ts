@@ -8,7 +8,7 @@ import { resolveEmbeddingModel } from "../embedding-model";
 import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
-import { agentRanking } from "./agent-ranking";
+import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
 import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
 import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
@@ -59,6 +59,13 @@ export const RETRIEVE_DEFAULTS = {
   mode: "auto",
 } as const;
 
+/**
+ * Read your own writes: up to `max` of the candidate set's newest memories still waiting for a
+ * vector are embedded inline (the offline embedder takes ~30 ms a sentence), within `timeoutMs`;
+ * past either bound they keep relevance 0 until the pipeline embeds them. max 0 turns it off.
+ */
+export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
+
 type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
 
 /**
@@ -70,13 +77,26 @@ export async function retrieve(
   agentId: string,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
-  const ranking = withQueryText(resolveRanking(input, await agentRanking(deps.db, agentId)), input);
+  const filters = { ...input.filters, kinds: input.kinds };
+  const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  const agent = await readAgentState(deps.db, agentId, filters, fresh.max);
+  const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
   const lexical = lexicalQuery(input, ranking.relevance);
+  // Lexical relevance never needs the query embedded, so the embedder is not called.
+  const vectorRelevance = lexical?.kind !== "lexical" && (input.queryEmbedding || input.query?.trim());
+  const [query, freshVectors] = await Promise.all([
+    vectorRelevance ? queryVector(deps, input) : null,
+    vectorRelevance && usesEmbedder(deps, input)
+      ? embedPending(deps.embedder, agent.pending, fresh.timeoutMs)
+      : [],
+  ]);
   const params: RankParams = {
     agentId,
-    filters: { ...input.filters, kinds: input.kinds },
-    // Lexical relevance never needs the query embedded, so the embedder is not called.
-    query: lexical?.kind === "lexical" ? null : await queryVector(deps, input),
+    filters,
+    query,
+    fresh: freshVectors.filter(
+      (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
+    ),
     lexical,
     now: input.now ? new Date(input.now) : deps.clock.now(),
     decay: ranking.decay,
@@ -151,6 +171,10 @@ function lexicalQuery(input: RetrieveInput, kind: RelevanceKind): LexicalQuery |
   }
   return { kind, text: input.query };
 }
+
+/** Whether the query vector is the configured embedder's (fresh vectors are that model's). */
+const usesEmbedder = (deps: MemoryDeps, input: RetrieveInput) =>
+  (input.embeddingModel ?? deps.embedder.modelId) === deps.embedder.modelId;
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {
   if (input.queryEmbedding) {
