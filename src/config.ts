@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
-import { LIMITS } from "./memory/limits";
+import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   MEMSTREAM_DATA_DIR: z.string().default(".memstream/data"),
   MEMSTREAM_API_KEYS: list.optional(),
   MEMSTREAM_ALLOW_NO_AUTH: bool.default(false),
+  /** Comma-separated admin tokens for /metrics and /admin/queues (operators, not agents). */
+  MEMSTREAM_ADMIN_KEYS: list.optional(),
+  /** Port of the worker process's /metrics endpoint (`npm run worker`); 0 turns it off. */
+  MEMSTREAM_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   MEMSTREAM_MAX_BODY_BYTES: z.coerce
     .number()
     .int()
@@ -78,6 +82,8 @@ const EnvSchema = z.object({
   MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING_MS: z.coerce.number().int().min(1).max(60_000).default(500),
+  /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
+  MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
 
 export type ApiKey = {
@@ -95,6 +101,13 @@ export type Config = {
   dataDir: string;
   /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
   apiKeys: ApiKey[];
+  /**
+   * Tokens for the operator endpoints (/metrics, /admin/queues). Empty: they are open only when
+   * there are no API keys either (a loopback-only dev setup), else closed.
+   */
+  adminKeys: string[];
+  /** Where `npm run worker` serves its own /metrics (0 = nowhere). */
+  workerMetricsPort: number;
   maxBodyBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   redisUrl: string | null;
@@ -109,6 +122,7 @@ export type Config = {
   tokenizerEncoding: TokenEncoding;
   jobs: JobsConfig;
   retrieval: { fastThreshold: number; fresh: { max: number; timeoutMs: number } };
+  mcp: { defaultAgentId: string | null };
 };
 
 /** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
@@ -174,6 +188,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? null,
     dataDir: e.MEMSTREAM_DATA_DIR,
     apiKeys,
+    adminKeys: e.MEMSTREAM_ADMIN_KEYS ?? [],
+    workerMetricsPort: e.MEMSTREAM_WORKER_METRICS_PORT,
     maxBodyBytes: e.MEMSTREAM_MAX_BODY_BYTES,
     logLevel: e.MEMSTREAM_LOG_LEVEL,
     redisUrl: e.REDIS_URL ?? null,
@@ -205,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD,
       fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
     },
+    mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };
 }
 

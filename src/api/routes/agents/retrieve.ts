@@ -9,7 +9,8 @@ import type { App, AppDeps } from "../../deps";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import {
   AgentParam,
-  errorResponses,
+  apiErrors,
+  errorResponse,
   IsoTime,
   json,
   Kind,
@@ -100,7 +101,15 @@ const route = createRoute({
   ].join(" "),
   request: {
     params: AgentParam,
-    body: { required: true, content: { "application/json": { schema: RetrieveBody } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: RetrieveBody,
+          example: { query: "Who is coming to the party?", k: 10, weights: { relevance: 2 } },
+        },
+      },
+    },
   },
   responses: {
     200: json(
@@ -112,7 +121,8 @@ const route = createRoute({
       }),
       "Best first",
     ),
-    ...errorResponses,
+    ...apiErrors.agentWrite,
+    502: errorResponse("The embedding provider answered with no usable vector (`invalid_provider_answer`)"),
   },
 });
 
@@ -120,8 +130,11 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    if (body.maxTokens !== undefined || body.format !== undefined) {
-      return c.json(await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding), 200);
-    }
-    return c.json(await retrieve(deps.memory, agentId, body), 200);
+    const timer = deps.metrics.retrieveDuration.startTimer({ relevance: body.relevance });
+    const result =
+      body.maxTokens !== undefined || body.format !== undefined
+        ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
+        : await retrieve(deps.memory, agentId, body);
+    timer({ mode: result.mode });
+    return c.json(result, 200);
   });

@@ -3,7 +3,7 @@ import { LIMITS } from "../../../memory/limits";
 import { getAgentSettings, updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
   description: "Retrieve defaults for this agent: used for fields a retrieve request leaves out",
@@ -46,9 +46,12 @@ const put = createRoute({
   summary: "Set the agent's settings (reflection threshold, retrieve defaults)",
   request: {
     params: AgentParam,
-    body: { required: true, content: { "application/json": { schema: Body } } },
+    body: {
+      required: true,
+      content: { "application/json": { schema: Body, example: { reflectionThreshold: 100 } } },
+    },
   },
-  responses: { 200: json(Settings, "The settings now in force"), ...errorResponses },
+  responses: { 200: json(Settings, "The settings now in force"), ...apiErrors.agentWrite },
 });
 
 const get = createRoute({
@@ -57,7 +60,7 @@ const get = createRoute({
   tags: ["agents"],
   summary: "The agent's settings and the values in force",
   request: { params: AgentParam },
-  responses: { 200: json(Settings, "The settings in force"), ...errorResponses },
+  responses: { 200: json(Settings, "The settings in force"), ...apiErrors.agentRead },
 });
 
 export const registerAgentSettings = (app: App, deps: AppDeps) => {
