@@ -47,7 +47,13 @@ type Result = {
   scores: { recency: number; importance: number; relevance: number };
 };
 async function retrieve(agent: string, body: object): Promise<Result[]> {
-  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, { now: NOW, touch: false, ...body });
+  // These tests check the paper's formula by hand, so they ask for it (the default is `balanced`).
+  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+    now: NOW,
+    touch: false,
+    preset: "paper",
+    ...body,
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { memories: Result[] }).memories;
 }

@@ -14,6 +14,8 @@ export type Ranking = { weights: Weights; decay: number; recencyUnit: RecencyUni
  * `reference` is the Generative Agents reference code's multipliers (`gw = [0.5, 3, 2]` for
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
+ * `balanced`, the service default, was chosen on LoCoMo dev and the knowledge-update test
+ * (docs/adr/0010-default-ranking.md): relevance 1.5× recency, decay per day, contextual relevance.
  */
 export const PRESETS = {
   paper: {
@@ -28,13 +30,19 @@ export const PRESETS = {
     recencyUnit: "hour",
     relevance: "vector",
   },
+  balanced: {
+    weights: { recency: 1, importance: 0.5, relevance: 1.5 },
+    decay: 0.998,
+    recencyUnit: "day",
+    relevance: "contextual",
+  },
 } as const satisfies Record<string, Ranking>;
 
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as [PresetName, ...PresetName[]];
 
 /** The service-wide default: what a retrieve with no ranking fields, for an agent with no defaults, uses. */
-export const DEFAULT_PRESET: PresetName = "paper";
+export const DEFAULT_PRESET: PresetName = "balanced";
 
 /** Ranking fields as a request or an agent's defaults give them: each may be left out. */
 export type RankingChoice = {

@@ -37,7 +37,7 @@ export const HYBRID_VECTOR_SHARE = 0.6;
  * of the candidate set by createdAt). A turn that answers a question is often the reply to, or
  * followed by, the turn that names its subject. Measured on LoCoMo dev (docs/adr/0010).
  */
-export const CONTEXT_SHARE = 0.5;
+export const CONTEXT_SHARE = 0.7;
 
 /** The text search configuration of `memories.description_tsv` (must match the migration). */
 const TS_CONFIG = sql.raw("'english'::regconfig");
