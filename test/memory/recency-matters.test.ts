@@ -5,7 +5,7 @@ import { type KnowledgeCase, KU_NOW, knowledgeUpdateCases } from "../support/kno
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // The service default must keep recency meaningful while favouring relevance over months-long
-// streams (docs/adr/0010): a retrieve with no ranking fields ranks a newer fact above the older
+// streams (docs/adr/0014): a retrieve with no ranking fields ranks a newer fact above the older
 // one it replaces, and a memory accessed a minute ago above an identical one from last month.
 
 let t: TestSystem;

@@ -166,6 +166,13 @@ describe("retrieve: presets and the recency unit against the reference implement
     vector: i % 7 === 6 ? undefined : [Math.sin(i), Math.cos(2 * i), (i % 4) - 1.5],
   }));
   const query = [0.5, -0.4, 0.7];
+  const refOf = (ids: Record<string, string>): RefMemory[] =>
+    items.map((s) => ({
+      id: ids[s.text] as string,
+      lastAccessedAt: s.at,
+      importance: s.importance ?? null,
+      vector: s.vector ?? null,
+    }));
   const ask = async (agent: string, body: object) => {
     const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
       now: NOW,
@@ -187,12 +194,7 @@ describe("retrieve: presets and the recency unit against the reference implement
   it("preset paper is the paper's formula: 1, 1, 1, 0.99 per hour, cosine", async () => {
     const agent = uniq("paper");
     const ids = await seed(agent, items);
-    const ref: RefMemory[] = items.map((s) => ({
-      id: ids[s.text] as string,
-      lastAccessedAt: s.at,
-      importance: s.importance ?? null,
-      vector: s.vector ?? null,
-    }));
+    const ref = refOf(ids);
     const got = await ask(agent, { preset: "paper" });
     const weights = { recency: 1, importance: 1, relevance: 1 };
     expectReference(got.memories, referenceRanking(ref, { now: NOW, decay: 0.99, weights, query }));
@@ -208,12 +210,7 @@ describe("retrieve: presets and the recency unit against the reference implement
   it("recencyUnit day applies the decay per day; reference is the reference code's weights", async () => {
     const agent = uniq("unit");
     const ids = await seed(agent, items);
-    const ref: RefMemory[] = items.map((s) => ({
-      id: ids[s.text] as string,
-      lastAccessedAt: s.at,
-      importance: s.importance ?? null,
-      vector: s.vector ?? null,
-    }));
+    const ref = refOf(ids);
     const weights = { recency: 1, importance: 0.5, relevance: 2 };
     const byDay = await ask(agent, { weights, decay: 0.9, recencyUnit: "day", relevance: "vector" });
     expectReference(

@@ -15,7 +15,7 @@ export type Ranking = { weights: Weights; decay: number; recencyUnit: RecencyUni
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
  * `balanced`, the service default, was chosen on LoCoMo dev and the knowledge-update test
- * (docs/adr/0010-default-ranking.md): relevance 1.5× recency, decay per day, contextual relevance.
+ * (docs/adr/0014-default-ranking.md): relevance 1.5× recency, decay per day, contextual relevance.
  */
 export const PRESETS = {
   paper: {

@@ -35,7 +35,7 @@ export const HYBRID_VECTOR_SHARE = 0.6;
 /**
  * Contextual relevance: hybrid' + this share × max(hybrid' of the previous and the next memory
  * of the candidate set by createdAt). A turn that answers a question is often the reply to, or
- * followed by, the turn that names its subject. Measured on LoCoMo dev (docs/adr/0010).
+ * followed by, the turn that names its subject. Measured on LoCoMo dev (docs/adr/0014).
  */
 export const CONTEXT_SHARE = 0.7;
 
