@@ -68,7 +68,10 @@ const FILLERS = [
   "Someone left the printer out of paper",
 ];
 
-const day = (month: number, d: number) => new Date(Date.UTC(2026, month - 1, d, 9 + (d % 8))).toISOString();
+// Facts at half past, fillers on the hour: no two memories share a time, so the stream order
+// (and with it contextual relevance) never depends on random ids.
+const day = (month: number, d: number, minute = 0) =>
+  new Date(Date.UTC(2026, month - 1, d, 9 + (d % 8), minute)).toISOString();
 
 /** `count` deterministic cases (names × facts × value pairs). */
 export function knowledgeUpdateCases(count: number): KnowledgeCase[] {
@@ -81,8 +84,8 @@ export function knowledgeUpdateCases(count: number): KnowledgeCase[] {
     const fill = (s: string) => s.replaceAll("{n}", name).replaceAll("{a}", a).replaceAll("{b}", b);
     out.push({
       name,
-      old: { text: fill(fact.old), at: day(3, 1 + (i % 28)) },
-      new: { text: fill(fact.new), at: day(6, 1 + ((i * 7) % 28)) },
+      old: { text: fill(fact.old), at: day(3, 1 + (i % 28), 30) },
+      new: { text: fill(fact.new), at: day(6, 1 + ((i * 7) % 28), 30) },
       question: fill(fact.question),
       // Ten unrelated memories from January to the end of June.
       fillers: FILLERS.map((f, j) => ({

@@ -32,7 +32,7 @@ export const PRESETS = {
   },
   balanced: {
     weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-    decay: 0.998,
+    decay: 0.993,
     recencyUnit: "day",
     relevance: "contextual",
   },

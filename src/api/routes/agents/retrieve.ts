@@ -130,11 +130,12 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const timer = deps.metrics.retrieveDuration.startTimer({ relevance: body.relevance });
+    const timer = deps.metrics.retrieveDuration.startTimer();
     const result =
       body.maxTokens !== undefined || body.format !== undefined
         ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
         : await retrieve(deps.memory, agentId, body);
-    timer({ mode: result.mode });
+    // The relevance that ranked (a default may have supplied it), not the request's field.
+    timer({ mode: result.mode, relevance: result.ranking.relevance });
     return c.json(result, 200);
   });
