@@ -658,7 +658,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes (approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes (approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
          */
         post: {
             parameters: {
@@ -695,6 +695,7 @@ export interface paths {
                             memories: components["schemas"]["ScoredMemory"][];
                             /** @enum {string} */
                             mode: "exact" | "fast";
+                            ranking: components["schemas"]["Ranking"];
                             context?: components["schemas"]["RetrieveContext"];
                         };
                     };
@@ -1182,8 +1183,76 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        /** Set the agent's settings (reflection threshold) */
+        /** The agent's settings and the values in force */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings in force */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentSettings"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set the agent's settings (reflection threshold, retrieve defaults) */
         put: {
             parameters: {
                 query?: never;
@@ -1202,8 +1271,33 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        /** @description Summed importance that triggers a reflection; 0 = off; null = deployment default */
-                        reflectionThreshold: number | null;
+                        /** @description Summed importance that triggers a reflection; 0 = off; null = deployment default; absent = unchanged */
+                        reflectionThreshold?: number | null;
+                        /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
+                        retrieval?: {
+                            /**
+                             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+                             * @enum {string}
+                             */
+                            preset?: "paper" | "reference" | "balanced";
+                            weights?: {
+                                recency?: number;
+                                importance?: number;
+                                relevance?: number;
+                            };
+                            /** @description recency = decay^(time since last access in recencyUnit) */
+                            decay?: number;
+                            /**
+                             * @description The time unit decay applies per (paper: hour)
+                             * @enum {string}
+                             */
+                            recencyUnit?: "minute" | "hour" | "day" | "week";
+                            /**
+                             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+                             * @enum {string}
+                             */
+                            relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+                        } | null;
                     };
                 };
             };
@@ -1773,6 +1867,33 @@ export interface components {
                 relevance: number;
             };
         };
+        /** @description The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's */
+        Ranking: {
+            /** @enum {string} */
+            preset: "paper" | "reference" | "balanced";
+            weights: {
+                recency: number;
+                importance: number;
+                relevance: number;
+            };
+            decay: number;
+            /** @enum {string} */
+            recencyUnit: "minute" | "hour" | "day" | "week";
+            /** @enum {string} */
+            relevance: "vector" | "lexical" | "hybrid" | "contextual";
+            source: {
+                /** @enum {string} */
+                preset: "request" | "agent" | "default";
+                /** @enum {string} */
+                weights: "request" | "agent" | "preset";
+                /** @enum {string} */
+                decay: "request" | "agent" | "preset";
+                /** @enum {string} */
+                recencyUnit: "request" | "agent" | "preset";
+                /** @enum {string} */
+                relevance: "request" | "agent" | "preset";
+            };
+        };
         RetrieveContext: {
             text?: string;
             tokens: number;
@@ -1787,13 +1908,28 @@ export interface components {
             embeddingModel?: string;
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
+            /**
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+             * @enum {string}
+             */
+            preset?: "paper" | "reference" | "balanced";
             weights?: {
                 recency?: number;
                 importance?: number;
                 relevance?: number;
             };
-            /** @default 0.99 */
+            /** @description recency = decay^(time since last access in recencyUnit) */
             decay?: number;
+            /**
+             * @description The time unit decay applies per (paper: hour)
+             * @enum {string}
+             */
+            recencyUnit?: "minute" | "hour" | "day" | "week";
+            /**
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+             * @enum {string}
+             */
+            relevance?: "vector" | "lexical" | "hybrid" | "contextual";
             /**
              * Format: date-time
              * @description ISO 8601 with an offset; years 0001-9999
@@ -1809,12 +1945,6 @@ export interface components {
              * @enum {string}
              */
             mode?: "auto" | "exact" | "fast";
-            /**
-             * @description vector (default, the paper's): cosine similarity to the query embedding; lexical: BM25 of the query's words; hybrid: 0.6·vector' + 0.4·lexical'. lexical and hybrid need query and rank exactly
-             * @default vector
-             * @enum {string}
-             */
-            relevance?: "vector" | "lexical" | "hybrid";
             filters?: {
                 /**
                  * Format: date-time
@@ -1892,7 +2022,34 @@ export interface components {
             agentId: string;
             reflectionThreshold: number | null;
             effectiveReflectionThreshold: number;
+            retrieval: components["schemas"]["RetrievalDefaults"];
+            effectiveRetrieval: components["schemas"]["Ranking"];
         };
+        /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
+        RetrievalDefaults: {
+            /**
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+             * @enum {string}
+             */
+            preset?: "paper" | "reference" | "balanced";
+            weights?: {
+                recency?: number;
+                importance?: number;
+                relevance?: number;
+            };
+            /** @description recency = decay^(time since last access in recencyUnit) */
+            decay?: number;
+            /**
+             * @description The time unit decay applies per (paper: hour)
+             * @enum {string}
+             */
+            recencyUnit?: "minute" | "hour" | "day" | "week";
+            /**
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+             * @enum {string}
+             */
+            relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+        } | null;
         EnrichmentRetried: {
             importance: number;
             embedding: number;
