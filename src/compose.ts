@@ -69,7 +69,6 @@ export async function composeSystem(
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? jobs.notifier,
     reflection,
-    retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {
     ...memory,

@@ -72,8 +72,6 @@ const EnvSchema = z.object({
   REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
   /** Tokenizer for `maxTokens` context budgets. */
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
-  /** Streams with more memories than this use the fast (index-driven) retrieve path in auto mode. */
-  MEMSTREAM_FAST_RETRIEVE_THRESHOLD: z.coerce.number().int().min(0).default(50_000),
 });
 
 export type ApiKey = {
@@ -104,7 +102,6 @@ export type Config = {
   reflectionThreshold: number;
   tokenizerEncoding: TokenEncoding;
   jobs: JobsConfig;
-  retrieval: { fastThreshold: number };
 };
 
 /** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
@@ -197,7 +194,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepAfterMs: e.MEMSTREAM_SWEEP_AFTER_MS,
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     },
-    retrieval: { fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD },
   };
 }
 

@@ -34,6 +34,4 @@ export type MemoryDeps = {
   embedder: Embedder;
   enrichment: EnrichmentNotifier;
   reflection: ReflectionScheduler;
-  /** Retrieval tuning; defaults apply when absent. */
-  retrieval?: { fastThreshold: number };
 };

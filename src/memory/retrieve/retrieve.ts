@@ -10,7 +10,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
 import { exactRankQuery } from "./exact-query";
 import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
-import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import { chooseMode, type RetrieveMode } from "./mode";
 import type { RankParams } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { touchMemories } from "./touch";
@@ -31,7 +31,7 @@ export type RetrieveInput = {
   touch?: boolean;
   kinds?: MemoryFilters["kinds"];
   filters?: Omit<MemoryFilters, "kinds">;
-  /** `exact` ranks every memory; `fast` ranks index-chosen candidates; `auto` (default) picks. */
+  /** `exact` ranks every memory; `fast` ranks index-chosen candidates (approximate); `auto` = exact. */
   mode?: RetrieveMode;
   /** `vector` (default, the paper's), `lexical` (BM25 of `query`) or `hybrid` (both fused). */
   relevance?: RelevanceKind;
@@ -73,8 +73,7 @@ export async function retrieve(
     k: input.k ?? RETRIEVE_DEFAULTS.k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
   };
-  const threshold = deps.retrieval?.fastThreshold ?? DEFAULT_FAST_THRESHOLD;
-  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode, threshold);
+  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const rows = await deps.db.transaction(async (tx) => {

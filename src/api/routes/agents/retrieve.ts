@@ -100,9 +100,9 @@ const route = createRoute({
     "With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first",
     "prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`),",
     "and only those are touched.",
-    "mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an",
-    "HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes",
-    "(approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
+    "mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks",
+    "candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all",
+    "three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
   ].join(" "),
   request: {
     params: AgentParam,
