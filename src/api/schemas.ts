@@ -24,10 +24,29 @@ export const MemoryParams = AgentParam.extend({
 export const Kind = z.enum(MEMORY_KINDS);
 export const IsoTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-22T10:00:00Z" });
 export const Importance = z.number().int().min(1).max(10);
+/**
+ * A vector: 1–16,000 finite numbers. Checked by one loop instead of `z.array(z.number())`,
+ * which validated each element as its own schema and cost ~70 ms per 1,000 512-d vectors
+ * (as much as parsing the JSON body); the OpenAPI document still says array of numbers.
+ */
 export const Vector = z
-  .array(z.number())
-  .min(1)
-  .max(LIMITS.maxDimensions, `at most ${LIMITS.maxDimensions} dimensions`);
+  .custom<number[]>()
+  .superRefine((v, ctx) => {
+    const problem = vectorProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .openapi({ type: "array", items: { type: "number" }, minItems: 1, maxItems: LIMITS.maxDimensions });
+
+function vectorProblem(v: unknown): string | null {
+  if (!Array.isArray(v)) return "expected an array of numbers";
+  if (v.length === 0) return "expected at least 1 dimension";
+  if (v.length > LIMITS.maxDimensions) return `at most ${LIMITS.maxDimensions} dimensions`;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== "number" || !Number.isFinite(x)) return `element ${i} is not a finite number`;
+  }
+  return null;
+}
 export const ModelId = z.string().min(1).max(LIMITS.modelIdChars);
 
 export const Metadata = z
