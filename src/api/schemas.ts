@@ -37,6 +37,8 @@ export const Vector = z
   })
   .openapi({ type: "array", items: { type: "number" }, minItems: 1, maxItems: LIMITS.maxDimensions });
 
+const FLOAT4_MAX = 3.4028234663852886e38;
+
 function vectorProblem(v: unknown): string | null {
   if (!Array.isArray(v)) return "expected an array of numbers";
   if (v.length === 0) return "expected at least 1 dimension";
@@ -44,6 +46,8 @@ function vectorProblem(v: unknown): string | null {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (typeof x !== "number" || !Number.isFinite(x)) return `element ${i} is not a finite number`;
+    // Vectors are stored as float4: a larger magnitude would become infinite.
+    if (Math.abs(x) > FLOAT4_MAX) return `element ${i} is beyond ±${FLOAT4_MAX} (float4)`;
   }
   return null;
 }

@@ -2,9 +2,10 @@ import { and, eq, inArray } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { Invalid } from "../lib/errors";
 import { newId } from "../lib/ids";
+import type { CopyVector } from "./copy-vectors";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
-import { type InsertRow, type InsertVector, insertMemoryRows } from "./insert-rows";
+import { type InsertRow, insertMemoryRows } from "./insert-rows";
 import { type MemoryRecord, toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 
@@ -36,7 +37,7 @@ export async function createMemories(
 ): Promise<Memory[]> {
   const now = deps.clock.now();
   const rows: InsertRow[] = [];
-  const vectors: InsertVector[] = [];
+  const vectors: CopyVector[] = [];
   inputs.forEach((input, i) => {
     const field = inputs.length > 1 ? `memories[${i}]` : "body";
     const id = newId("mem");
@@ -48,7 +49,7 @@ export async function createMemories(
         input.embeddingModel,
         `${field}.embedding`,
       );
-      vectors.push({ memoryId: id, embedding: input.embedding });
+      vectors.push({ memoryId: id, model: embeddingModel, embedding: input.embedding });
     } else if (input.embeddingModel) {
       throw new Invalid(`${field}.embeddingModel is given without an embedding`, {
         field: `${field}.embeddingModel`,
