@@ -13,6 +13,7 @@ import {
 } from "./memory/reflect/scheduler";
 import { maybeReflect } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
 import { type Clock, systemClock } from "./providers/types";
 
@@ -22,6 +23,7 @@ export type { JobsPart } from "./jobs/compose";
 export type System = {
   config: Config;
   logger: Logger;
+  metrics: Metrics;
   database: Database;
   providers: Providers;
   memory: MemoryDeps;
@@ -44,10 +46,13 @@ export async function composeSystem(
     clock?: Clock;
     enrichment?: EnrichmentNotifier;
     providers?: Providers;
+    /** The process's metrics; the entry points pass one with process metrics, tests a bare one. */
+    metrics?: Metrics;
     /** Another delivery processor; by default deliveries are processed in this process. */
     deliveries?: (deps: IngestDeps) => DeliveryProcessor;
   } = {},
 ): Promise<System> {
+  const metrics = overrides.metrics ?? createMetrics({ defaultMetrics: false });
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const providers =
@@ -74,14 +79,25 @@ export async function composeSystem(
     ...memory,
     chat: providers.chat,
     reflectionThreshold: config.reflectionThreshold,
+    onRunFinished: (run) => recordReflectionRun(metrics, run),
   };
   const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
   const inProcess = overrides.deliveries ? null : createInProcessDeliveryProcessor(ingest);
   const deliveries = overrides.deliveries?.(ingest) ?? (inProcess as DeliveryProcessor);
-  const app: AppDeps = { config, logger, memory, reflect, deliveries, ready: () => checkReady(database.db) };
+  const app: AppDeps = {
+    config,
+    logger,
+    metrics,
+    queues: jobs.part.queues,
+    memory,
+    reflect,
+    deliveries,
+    ready: () => checkReady(database.db),
+  };
   return {
     config,
     logger,
+    metrics,
     database,
     providers,
     memory,

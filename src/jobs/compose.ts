@@ -1,3 +1,4 @@
+import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
@@ -15,6 +16,8 @@ export type JobsPart = {
   /** BullMQ queues with Redis, else the in-process queue. */
   sink: JobSink & { close(): Promise<void> };
   inProcess: InProcessQueue | null;
+  /** The BullMQ queues (for the dashboard and queue-depth metrics); null without Redis. */
+  queues: Queue[] | null;
   processorDeps: ProcessorDeps;
   /** Starts workers and the sweep in this process; closed with the system. */
   startWorkers(): Workers;
@@ -37,7 +40,8 @@ export function composeJobs(
         backoffMs: cfg.backoffMs,
         logger,
       });
-  const sink = config.redisUrl ? createBullQueues(config.redisUrl, cfg) : (inProcess as InProcessQueue);
+  const bull = config.redisUrl ? createBullQueues(config.redisUrl, cfg) : null;
+  const sink = bull ?? (inProcess as InProcessQueue);
   const processorDeps: ProcessorDeps = {
     db: database.db,
     embedder: providers.embedder,
@@ -56,6 +60,7 @@ export function composeJobs(
   const part: JobsPart = {
     sink,
     inProcess,
+    queues: bull ? Object.values(bull.queues) : null,
     processorDeps,
     startWorkers() {
       const queue = config.redisUrl
