@@ -112,10 +112,12 @@ export async function retrieve(
  *   Workers also slowed small agents, which is where the exact path runs (see docs/adr/0003).
  * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
  *   temporary files at the default 4 MB.
+ * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
+ *   by merge sorted every distance row by its text id (~10× the hash join).
  */
 async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`,
   );
 }
 
