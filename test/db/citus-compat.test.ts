@@ -10,9 +10,16 @@ import { startTestSystem, type TestSystem } from "../support/system";
 // node only when each distributed table it reads or writes is constrained to one agent.
 
 /** Tables distributed by agent_id. */
-const AGENT_TABLES = ["agent_settings", "memories", "memory_embeddings", "reflection_runs"];
+const AGENT_TABLES = [
+  "agent_settings",
+  "documents",
+  "github_event_keys",
+  "memories",
+  "memory_embeddings",
+  "reflection_runs",
+];
 /** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
-const COORDINATOR_TABLES = ["github_deliveries"];
+const COORDINATOR_TABLES = ["github_deliveries", "github_imports"];
 
 let t: TestSystem;
 let collecting = false;
@@ -115,6 +122,12 @@ describe("Citus-compatible schema and queries", () => {
       const res = await t.call("POST", `${path}/retrieve`, body);
       expect(res.status, JSON.stringify(body)).toBe(200);
     }
+    // Documents: import, re-import with one section changed (kept, deleted, created), list, delete.
+    const doc = (second: string) => ({ source: "docs/ci.md", content: `# CI\n\nAda runs CI.\n\n# Deploy\n\n${second}` });
+    expect((await t.call("POST", `${path}/documents`, doc("Deploys on Fridays."))).status).toBe(201);
+    await t.call("POST", `${path}/documents`, doc("Deploys on Mondays."));
+    await t.call("GET", `${path}/documents`);
+    await t.call("DELETE", `${path}/documents?source=docs%2Fci.md`);
     await t.call("GET", `${path}/stats`);
     await t.call("PUT", `${path}/settings`, { reflectionThreshold: 500 });
     await t.call("POST", `${path}/reflect`);
