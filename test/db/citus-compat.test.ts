@@ -123,7 +123,10 @@ describe("Citus-compatible schema and queries", () => {
       expect(res.status, JSON.stringify(body)).toBe(200);
     }
     // Documents: import, re-import with one section changed (kept, deleted, created), list, delete.
-    const doc = (second: string) => ({ source: "docs/ci.md", content: `# CI\n\nAda runs CI.\n\n# Deploy\n\n${second}` });
+    const doc = (second: string) => ({
+      source: "docs/ci.md",
+      content: `# CI\n\nAda runs CI.\n\n# Deploy\n\n${second}`,
+    });
     expect((await t.call("POST", `${path}/documents`, doc("Deploys on Fridays."))).status).toBe(201);
     await t.call("POST", `${path}/documents`, doc("Deploys on Mondays."));
     await t.call("GET", `${path}/documents`);
