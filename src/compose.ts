@@ -50,10 +50,16 @@ export async function composeSystem(
     metrics?: Metrics;
     /** Another delivery processor; by default deliveries are processed in this process. */
     deliveries?: (deps: IngestDeps) => DeliveryProcessor;
+    /** Sees every statement sent to Postgres (a test checks that each names its agent). */
+    onQuery?: (query: string) => void;
   } = {},
 ): Promise<System> {
   const metrics = overrides.metrics ?? createMetrics({ defaultMetrics: false });
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    onQuery: overrides.onQuery,
+  });
   await database.migrate();
   const providers =
     overrides.providers ??
@@ -74,7 +80,6 @@ export async function composeSystem(
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? jobs.notifier,
     reflection,
-    retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {
     ...memory,

@@ -76,8 +76,6 @@ const EnvSchema = z.object({
   REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
   /** Tokenizer for `maxTokens` context budgets. */
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
-  /** Streams with more memories than this use the fast (index-driven) retrieve path in auto mode. */
-  MEMSTREAM_FAST_RETRIEVE_THRESHOLD: z.coerce.number().int().min(0).default(50_000),
   /** Pending memories a retrieve embeds inline (read your own writes); 0 = off. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
@@ -121,7 +119,7 @@ export type Config = {
   reflectionThreshold: number;
   tokenizerEncoding: TokenEncoding;
   jobs: JobsConfig;
-  retrieval: { fastThreshold: number; fresh: { max: number; timeoutMs: number } };
+  retrieval: { fresh: { max: number; timeoutMs: number } };
   mcp: { defaultAgentId: string | null };
 };
 
@@ -218,7 +216,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     },
     retrieval: {
-      fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD,
       fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
     },
     mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },

@@ -2,8 +2,21 @@ import postgres from "postgres";
 import { openDatabase } from "../../src/db/client";
 import { createHnswIndexSql, type HnswIndex } from "../../src/memory/retrieve/hnsw-index";
 
+/**
+ * How vectors are drawn:
+ * - clustered: topics of ~200 memories (center + uniform noise, cosine ≈ 0.8 inside a topic);
+ *   each query is a stored vector plus noise, so relevance alone mostly picks the winners;
+ * - random: uniform vectors and queries, the worst case for HNSW;
+ * - independent: 64 topics per 100k (~1,500 memories each) and queries at a topic's center,
+ *   so ~1,500 memories share nearly the same relevance (a wide plateau) and recency and
+ *   importance, drawn independently of the topic, decide among them: the data on which a
+ *   union of per-component top lists misses the weighted sum's top k.
+ */
+export type Distribution = "clustered" | "random" | "independent";
+export const DISTRIBUTIONS: Distribution[] = ["clustered", "random", "independent"];
+
 /** One synthetic table: a main agent of `size` memories, a 10k agent, and others around them. */
-export type DatasetSpec = { size: number; dims: number; distributions: ("clustered" | "random")[] };
+export type DatasetSpec = { size: number; dims: number; distributions: Distribution[] };
 
 export const MAIN = "bench-main";
 export const SMALL = "bench-small";
@@ -13,11 +26,15 @@ export const modelOf = (dims: number, dist: string) => `bench-${dist}-${dims}`;
 /** The dataset's own database name (never a memstream_test* one). */
 export const dbName = (s: DatasetSpec) => `memstream_bench_${s.size}_${s.dims}`;
 
+/** Memories per topic of the `independent` distribution (64 topics per 100k). */
+const INDEPENDENT_TOPIC_SIZE = 1_560;
+
 /**
- * Creates (or reuses, when complete) the dataset's database: memories spread over six months,
- * interleaved across agents; importance 1–10 with 5% pending; vectors per distribution.
- * Clustered vectors are a topic center plus uniform noise (cosine ≈ 0.8 inside a topic), the
- * shape real memory streams have; random vectors are uniform, the worst case for HNSW.
+ * Creates (or reuses, when complete) the dataset's database: memories spread over 90 days,
+ * interleaved across agents, times rounded to 10 minutes (so recency ties, ~8 memories per
+ * instant at 100k); importance uniform 1–10, independent of everything else, with 5% pending;
+ * vectors per distribution (see `Distribution`). Topic centers are kept in `bench_topics` so
+ * queries can be drawn at a topic's center.
  */
 export async function ensureDataset(
   baseUrl: string,
@@ -55,7 +72,7 @@ export async function ensureDataset(
         FROM generate_series(1, ${total}) g
         CROSS JOIN LATERAL (SELECT CASE WHEN g <= ${spec.size} THEN '${MAIN}'
           WHEN g <= ${total - others} THEN '${SMALL}' ELSE 'bench-other-' || (g % 20) END AS agent) a
-        CROSS JOIN LATERAL (SELECT now() - random() * interval '180 days' AS at) t
+        CROSS JOIN LATERAL (SELECT date_bin('10 minutes', now() - random() * interval '90 days', '2000-01-01') AS at) t
         ORDER BY t.at`);
       await sql`UPDATE memories SET importance_status = 'pending' WHERE importance IS NULL`;
       await mark(sql, "memories");
@@ -66,15 +83,21 @@ export async function ensureDataset(
       if (!(await done(sql, `vectors:${model}`))) {
         const t0 = Date.now();
         await sql`DELETE FROM memory_embeddings WHERE model = ${model}`;
-        const topics = Math.max(50, Math.round(spec.size / 200));
+        const topics =
+          dist === "independent"
+            ? Math.max(8, Math.round(spec.size / INDEPENDENT_TOPIC_SIZE))
+            : Math.max(50, Math.round(spec.size / 200));
         await sql.unsafe(`
           CREATE TEMP TABLE topics AS SELECT i AS id,
             (SELECT array_agg(random() * 2 - 1) FROM generate_series(1, ${spec.dims}) j WHERE i >= 0) AS c
           FROM generate_series(0, ${topics - 1}) i`);
+        await sql`CREATE TABLE IF NOT EXISTS bench_topics (model text, id int, c float8[], PRIMARY KEY (model, id))`;
+        await sql`DELETE FROM bench_topics WHERE model = ${model}`;
+        await sql.unsafe(`INSERT INTO bench_topics SELECT '${model}', id, c FROM topics`);
         const vec =
-          dist === "clustered"
-            ? "(SELECT array_agg(x + (random() - 0.5)) FROM unnest(t.c) x)"
-            : `(SELECT array_agg(random() * 2 - 1) FROM generate_series(1, ${spec.dims}) j WHERE t.id >= 0)`;
+          dist === "random"
+            ? `(SELECT array_agg(random() * 2 - 1) FROM generate_series(1, ${spec.dims}) j WHERE t.id >= 0)`
+            : "(SELECT array_agg(x + (random() - 0.5)) FROM unnest(t.c) x)";
         await sql.unsafe(`
           INSERT INTO memory_embeddings (memory_id, agent_id, model, dimensions, embedding, revision)
           SELECT m.id, m.agent_id, '${model}', ${spec.dims}, ${vec}::vector, 1

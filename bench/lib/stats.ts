@@ -35,7 +35,8 @@ export function printTable(rows: Record<string, string | number>[]): void {
   for (const r of rows) console.log(line(cols.map((c) => cell(r[c]))));
 }
 
-const fmt = (v: number) =>
+/** A figure with sensible digits: integers as is, ≥ 100 none, ≥ 10 one, else two. */
+export const fmt = (v: number) =>
   Number.isInteger(v) ? String(v) : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
 
 /** Writes a JSON result file under bench/results/ (git-ignored) and returns its path. */

@@ -21,19 +21,26 @@ export async function openDatabase(opts: {
   url: string | null;
   dataDir: string;
   poolSize?: number;
+  /** Sees the text of every statement sent to Postgres (tests check what queries name). */
+  onQuery?: (query: string) => void;
 }): Promise<Database> {
-  return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10) : openPglite(opts.dataDir);
+  return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10, opts.onQuery) : openPglite(opts.dataDir);
 }
 
 const MIGRATIONS = { migrationsFolder: projectPath("migrations") };
 // Any constant works; it only has to be the same in every memstream process.
 const MIGRATION_LOCK = 727_274_001;
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, onQuery?: (query: string) => void): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 5 });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 5,
+    ...(onQuery ? { debug: (_connection: number, query: string) => onQuery(query) } : {}),
+  });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
   return {
     db,

@@ -5,11 +5,11 @@ import { insertVectors } from "./store";
 
 export type BackfillProgress = { done: number; total: number; lastId: string | null };
 
-type Row = { id: string; revision: number; description: string };
+type Row = { id: string; agentId: string; revision: number; description: string };
 
 /** Memories lacking a current vector of `model` (none, or one from an older revision). */
 const lacking = (model: string, agentId: string | null) =>
-  sql`NOT EXISTS (SELECT 1 FROM memory_embeddings e WHERE e.memory_id = m.id AND e.model = ${model} AND e.revision = m.revision)
+  sql`NOT EXISTS (SELECT 1 FROM memory_embeddings e WHERE e.agent_id = m.agent_id AND e.memory_id = m.id AND e.model = ${model} AND e.revision = m.revision)
       ${agentId === null ? sql`` : sql`AND m.agent_id = ${agentId}`}`;
 
 /**
@@ -36,7 +36,7 @@ export async function backfillEmbeddings(opts: {
   for (;;) {
     const rows = await queryRows<Row>(
       opts.db,
-      sql`SELECT m.id, m.revision, m.description FROM memories m
+      sql`SELECT m.id, m.agent_id AS "agentId", m.revision, m.description FROM memories m
           WHERE m.id > ${progress.lastId ?? ""} AND ${lacking(model, opts.agentId)}
           ORDER BY m.id LIMIT ${opts.batch}`,
     );
@@ -45,7 +45,12 @@ export async function backfillEmbeddings(opts: {
     await insertVectors(
       opts.db,
       model,
-      rows.map((r, i) => ({ memoryId: r.id, revision: r.revision, vector: vectors[i] ?? [] })),
+      rows.map((r, i) => ({
+        memoryId: r.id,
+        revision: r.revision,
+        agentId: r.agentId,
+        vector: vectors[i] ?? [],
+      })),
     );
     progress.done += rows.length;
     progress.lastId = rows.at(-1)?.id ?? progress.lastId;

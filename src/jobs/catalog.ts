@@ -9,7 +9,13 @@ import type { JobsConfig } from "../config";
  */
 
 const MemoryRef = z
-  .object({ memoryId: z.string().min(1).max(64), revision: z.number().int().min(1) })
+  .object({
+    memoryId: z.string().min(1).max(64),
+    revision: z.number().int().min(1),
+    // Every statement names the agent (keys lead with agent_id; ADR 0010). Jobs enqueued before
+    // it was carried fail validation and their rows are re-announced by the sweep.
+    agentId: z.string().min(1).max(200),
+  })
   .strict();
 
 /** A chunk of memories to enrich; at most 2048 (OpenAI's own per-request input limit). */

@@ -15,13 +15,16 @@ export type ClaimedRow = {
 export const col = (field: EnrichedField, suffix: "status" | "error" | "claimed_by" | "claimed_until") =>
   sql.raw(`${field}_${suffix}`);
 
-/** `(VALUES (id, rev), ...)` of a chunk, for joins against memories. */
+/** `(VALUES (agent, id, rev), ...)` of a chunk, for joins against memories. */
 export function refValues(items: readonly MemoryRef[]): SQL {
   return sql`(VALUES ${sql.join(
-    items.map((i) => sql`(${i.memoryId}::text, ${i.revision}::int)`),
+    items.map((i) => sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int)`),
     sql`, `,
-  )}) AS x(id, rev)`;
+  )}) AS x(agent, id, rev)`;
 }
+
+/** The join of a chunk's refs (`x`) with memories (`m`) by key and revision. */
+export const refMatch = sql`m.agent_id = x.agent AND m.id = x.id AND m.revision = x.rev`;
 
 /**
  * Claims the rows of a chunk still pending at the announced revision and not claimed by
@@ -42,7 +45,7 @@ export async function claimRows(
     db,
     sql`UPDATE memories m SET ${by} = ${owner}, ${until} = now() + make_interval(secs => ${claimMs / 1000}::float8)
         FROM ${refValues(items)}
-        WHERE m.id = x.id AND m.revision = x.rev AND m.${col(field, "status")} = 'pending'
+        WHERE ${refMatch} AND m.${col(field, "status")} = 'pending'
           AND (m.${until} IS NULL OR m.${until} < now() OR m.${by} = ${owner})
         RETURNING m.id, m.agent_id AS "agentId", m.revision, m.description, m.attempts`,
   );
@@ -70,7 +73,7 @@ export async function markFailed(
     sql`UPDATE memories m SET ${col(field, "status")} = 'failed', ${col(field, "error")} = ${error},
           attempts = m.attempts + 1, ${by} = NULL, ${until} = NULL
         FROM ${refValues(items)}
-        WHERE m.id = x.id AND m.revision = x.rev AND m.${col(field, "status")} = 'pending'
+        WHERE ${refMatch} AND m.${col(field, "status")} = 'pending'
           AND (m.${by} IS NULL OR m.${by} = ${owner} OR m.${until} < now())
         RETURNING m.id`,
   );

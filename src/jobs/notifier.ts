@@ -17,7 +17,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 
 /** Splits pending memories into embed and score jobs of the given chunk sizes. */
 export function pendingJobs(items: readonly PendingWork[], embedChunk: number): JobRequest[] {
-  const refs = items.map((i) => ({ memoryId: i.memoryId, revision: i.revision }));
+  const refs = items.map((i) => ({ memoryId: i.memoryId, revision: i.revision, agentId: i.agentId }));
   // Both jobs for every memory: each processor claims only rows pending for its own field,
   // so a job for a field the caller already supplied is a cheap no-op without a provider call.
   return [

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { type Db, queryRows } from "../db/client";
 import type { MemoryRef } from "./catalog";
-import { refValues } from "./claims";
+import { refMatch, refValues } from "./claims";
 
 export type VectorFor = MemoryRef & { vector: number[] };
 
@@ -14,17 +14,20 @@ export type VectorFor = MemoryRef & { vector: number[] };
 export async function insertVectors(db: Db, model: string, items: readonly VectorFor[]): Promise<string[]> {
   if (items.length === 0) return [];
   const values = sql.join(
-    items.map((i) => sql`(${i.memoryId}::text, ${i.revision}::int, ${pgvector.toSql(i.vector)}::vector)`),
+    items.map(
+      (i) =>
+        sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int, ${pgvector.toSql(i.vector)}::vector)`,
+    ),
     sql`, `,
   );
   const rows = await queryRows<{ id: string }>(
     db,
     sql`INSERT INTO memory_embeddings (memory_id, agent_id, model, dimensions, embedding, revision)
         SELECT m.id, m.agent_id, ${model}, vector_dims(x.vec), x.vec, m.revision
-        FROM (VALUES ${values}) AS x(id, rev, vec)
-        JOIN memories m ON m.id = x.id AND m.revision = x.rev
+        FROM (VALUES ${values}) AS x(agent, id, rev, vec)
+        JOIN memories m ON ${refMatch}
         FOR SHARE OF m
-        ON CONFLICT (memory_id, model) DO UPDATE
+        ON CONFLICT (agent_id, memory_id, model) DO UPDATE
           SET embedding = excluded.embedding, dimensions = excluded.dimensions,
               revision = excluded.revision, created_at = now()
           WHERE memory_embeddings.revision <= excluded.revision
@@ -42,7 +45,7 @@ export async function storeEmbeddings(db: Db, model: string, items: readonly Vec
       sql`UPDATE memories m SET embedding_status = 'ready', embedding_error = NULL, embedding_model = ${model},
             embedding_claimed_by = NULL, embedding_claimed_until = NULL
           FROM ${refValues(items)}
-          WHERE m.id = x.id AND m.revision = x.rev AND m.embedding_status = 'pending'
+          WHERE ${refMatch} AND m.embedding_status = 'pending'
           RETURNING m.id, m.revision AS rev`,
     );
     const keep = new Set(ready.map((r) => r.id));
@@ -63,15 +66,17 @@ export async function storeScores(
 ): Promise<number> {
   if (items.length === 0) return 0;
   const values = sql.join(
-    items.map((i) => sql`(${i.memoryId}::text, ${i.revision}::int, ${i.score}::smallint)`),
+    items.map(
+      (i) => sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int, ${i.score}::smallint)`,
+    ),
     sql`, `,
   );
   const rows = await queryRows<{ id: string }>(
     db,
     sql`UPDATE memories m SET importance = x.score, importance_status = 'ready', importance_error = NULL,
           importance_source = ${source}, importance_claimed_by = NULL, importance_claimed_until = NULL
-        FROM (VALUES ${values}) AS x(id, rev, score)
-        WHERE m.id = x.id AND m.revision = x.rev AND m.importance_status = 'pending'
+        FROM (VALUES ${values}) AS x(agent, id, rev, score)
+        WHERE ${refMatch} AND m.importance_status = 'pending'
         RETURNING m.id`,
   );
   return rows.length;
@@ -88,15 +93,15 @@ export async function recordInvalid(
 ): Promise<string[]> {
   if (items.length === 0) return [];
   const values = sql.join(
-    items.map((i) => sql`(${i.memoryId}::text, ${i.revision}::int, ${i.error}::text)`),
+    items.map((i) => sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int, ${i.error}::text)`),
     sql`, `,
   );
   const rows = await queryRows<{ id: string; status: string }>(
     db,
     sql`UPDATE memories m SET attempts = m.attempts + 1, importance_error = x.err,
           importance_status = CASE WHEN m.attempts + 1 >= ${maxInvalid}::int THEN 'failed' ELSE 'pending' END
-        FROM (VALUES ${values}) AS x(id, rev, err)
-        WHERE m.id = x.id AND m.revision = x.rev AND m.importance_status = 'pending'
+        FROM (VALUES ${values}) AS x(agent, id, rev, err)
+        WHERE ${refMatch} AND m.importance_status = 'pending'
         RETURNING m.id, m.importance_status AS status`,
   );
   return rows.filter((r) => r.status === "pending").map((r) => r.id);

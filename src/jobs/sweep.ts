@@ -7,19 +7,20 @@ import type { JobSink } from "./sink";
 
 export type SweepOptions = { db: Db; sink: JobSink; afterMs: number; limit: number; embedChunk: number };
 
-type Row = { id: string; revision: number; imp: boolean; emb: boolean };
+type Row = { id: string; agentId: string; revision: number; imp: boolean; emb: boolean };
 
 /**
  * Re-enqueues memories pending for longer than `afterMs` whose field is not claimed by a live
  * job: the database is the source of truth, so work lost with Redis, a flushed queue or a
  * crashed worker is found here. Bounded by `limit` per run (oldest first, via the partial
  * pending index). Safe to run in many processes at once: job ids are deterministic and
- * processors only work on rows they claim.
+ * processors only work on rows they claim. The one statement that spans agents on purpose
+ * (under Citus a scan of every shard; ADR 0010).
  */
 export async function sweepOnce(opts: SweepOptions): Promise<number> {
   const rows = await queryRows<Row>(
     opts.db,
-    sql`SELECT id, revision,
+    sql`SELECT id, agent_id AS "agentId", revision,
           importance_status = 'pending' AND (importance_claimed_until IS NULL OR importance_claimed_until < now()) AS imp,
           embedding_status = 'pending' AND (embedding_claimed_until IS NULL OR embedding_claimed_until < now()) AS emb
         FROM memories
@@ -28,7 +29,7 @@ export async function sweepOnce(opts: SweepOptions): Promise<number> {
         ORDER BY updated_at LIMIT ${opts.limit}`,
   );
   // Sorted by id so two sweeps seeing the same rows build the same chunks, hence the same job ids.
-  const ref = (r: Row) => ({ memoryId: r.id, revision: r.revision });
+  const ref = (r: Row) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
   const byId = rows.sort((a, b) => (a.id < b.id ? -1 : 1));
   const emb = byId.filter((r) => r.emb).map(ref);
   const imp = byId.filter((r) => r.imp).map(ref);

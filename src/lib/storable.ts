@@ -114,7 +114,3 @@ export const Timestamp = () =>
   z.iso
     .datetime({ offset: true })
     .refine((s) => storableTime(Date.parse(s)), "must lie in years 0001-9999 (UTC)");
-
-/** A number a `vector` (float4) element can hold. */
-export const Float4 = () =>
-  z.number().min(-FLOAT4_MAX, "beyond float4 range").max(FLOAT4_MAX, "beyond float4 range");

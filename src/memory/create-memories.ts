@@ -1,10 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { memories, memoryEmbeddings, type NewMemoryRow } from "../db/schema";
+import { memories } from "../db/schema";
 import { Invalid } from "../lib/errors";
 import { newId } from "../lib/ids";
+import type { CopyVector } from "./copy-vectors";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
-import { toMemory } from "./serialize";
+import { type InsertRow, insertMemoryRows } from "./insert-rows";
+import { type MemoryRecord, toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 
 export type NewMemoryInput = {
@@ -34,11 +36,10 @@ export async function createMemories(
   inputs: NewMemoryInput[],
 ): Promise<Memory[]> {
   const now = deps.clock.now();
-  const rows: NewMemoryRow[] = [];
-  const vectors: (typeof memoryEmbeddings.$inferInsert)[] = [];
+  const rows: InsertRow[] = [];
+  const vectors: CopyVector[] = [];
   inputs.forEach((input, i) => {
     const field = inputs.length > 1 ? `memories[${i}]` : "body";
-    const createdAt = input.createdAt ? new Date(input.createdAt) : now;
     const id = newId("mem");
     let embeddingModel: string | null = null;
     if (input.embedding) {
@@ -48,14 +49,7 @@ export async function createMemories(
         input.embeddingModel,
         `${field}.embedding`,
       );
-      vectors.push({
-        memoryId: id,
-        agentId,
-        model: embeddingModel,
-        dimensions: input.embedding.length,
-        embedding: input.embedding,
-        revision: 1,
-      });
+      vectors.push({ memoryId: id, model: embeddingModel, embedding: input.embedding });
     } else if (input.embeddingModel) {
       throw new Invalid(`${field}.embeddingModel is given without an embedding`, {
         field: `${field}.embeddingModel`,
@@ -63,17 +57,11 @@ export async function createMemories(
     }
     rows.push({
       id,
-      agentId,
       kind: input.kind ?? "observation",
       description: input.description,
-      createdAt,
-      lastAccessedAt: createdAt,
-      insertedAt: now,
-      updatedAt: now,
+      createdAt: input.createdAt ? new Date(input.createdAt) : now,
       importance: input.importance ?? null,
-      importanceStatus: input.importance === undefined ? "pending" : "ready",
       importanceSource: input.importance === undefined ? null : "caller",
-      embeddingStatus: embeddingModel ? "ready" : "pending",
       embeddingModel,
       metadata: input.metadata ?? {},
       citations: [...new Set(input.citations ?? [])],
@@ -81,40 +69,40 @@ export async function createMemories(
     });
   });
 
-  const stored = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     await assertCitationsExist(tx, agentId, rows);
-    // Chunked so a 1000-memory batch stays well under Postgres' 65535 bind-parameter limit.
-    const out = [];
-    for (let i = 0; i < rows.length; i += 250) {
-      out.push(
-        ...(await tx
-          .insert(memories)
-          .values(rows.slice(i, i + 250))
-          .returning()),
-      );
-    }
-    for (let i = 0; i < vectors.length; i += 250) {
-      await tx.insert(memoryEmbeddings).values(vectors.slice(i, i + 250));
-    }
-    return out;
+    await insertMemoryRows(tx, agentId, now, rows, vectors);
   });
 
-  const pending = stored.filter((r) => r.importanceStatus === "pending" || r.embeddingStatus === "pending");
+  const pending = rows.filter((r) => r.importance === null || r.embeddingModel === null);
   if (pending.length > 0) {
-    await deps.enrichment.pending(pending.map((r) => ({ memoryId: r.id, agentId, revision: r.revision })));
+    await deps.enrichment.pending(pending.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
   }
   // Caller-scored memories count towards the reflection threshold now; scored ones count once scored.
-  if (stored.some((r) => r.importance !== null && r.kind !== "reflection")) {
+  if (rows.some((r) => r.importance !== null && r.kind !== "reflection")) {
     await deps.reflection.importanceAdded(agentId);
   }
-  return stored.map(toMemory);
+  return rows.map((r) => toMemory(stored(agentId, r)));
+}
+
+/** The stored row as the database now holds it (statuses follow from what was supplied). */
+function stored(agentId: string, r: InsertRow): MemoryRecord {
+  return {
+    ...r,
+    agentId,
+    lastAccessedAt: r.createdAt,
+    importanceStatus: r.importance === null ? "pending" : "ready",
+    importanceError: null,
+    embeddingStatus: r.embeddingModel === null ? "pending" : "ready",
+    embeddingError: null,
+  };
 }
 
 /** Citations must name memories of the same agent (or memories of this same batch). */
 async function assertCitationsExist(
   tx: Pick<MemoryDeps["db"], "select">,
   agentId: string,
-  rows: NewMemoryRow[],
+  rows: InsertRow[],
 ) {
   const inBatch = new Set(rows.map((r) => r.id));
   const cited = [...new Set(rows.flatMap((r) => r.citations ?? []))].filter((c) => !inBatch.has(c));

@@ -17,7 +17,7 @@ export async function retryFailed(
   const rows = await queryRows<{ id: string; agentId: string; revision: number; imp: boolean; emb: boolean }>(
     deps.db,
     sql`WITH target AS (
-          SELECT id, importance_status = 'failed' AS imp, embedding_status = 'failed' AS emb
+          SELECT agent_id, id, importance_status = 'failed' AS imp, embedding_status = 'failed' AS emb
           FROM memories WHERE ${scope} AND (importance_status = 'failed' OR embedding_status = 'failed')
           FOR UPDATE
         )
@@ -29,7 +29,7 @@ export async function retryFailed(
           importance_claimed_by = NULL, importance_claimed_until = NULL,
           embedding_claimed_by = NULL, embedding_claimed_until = NULL,
           attempts = 0, updated_at = ${deps.clock.now().toISOString()}::timestamptz
-        FROM target t WHERE m.id = t.id
+        FROM target t WHERE m.agent_id = t.agent_id AND m.id = t.id
         RETURNING m.id, m.agent_id AS "agentId", m.revision, t.imp, t.emb`,
   );
   if (rows.length > 0) {

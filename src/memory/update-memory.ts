@@ -63,7 +63,9 @@ export async function updateMemory(
         embeddingClaimedUntil: null,
       });
       // The old vectors describe the old text; keeping them would rank the memory by stale meaning.
-      await tx.delete(memoryEmbeddings).where(eq(memoryEmbeddings.memoryId, id));
+      await tx
+        .delete(memoryEmbeddings)
+        .where(and(eq(memoryEmbeddings.agentId, agentId), eq(memoryEmbeddings.memoryId, id)));
     }
     if (patch.importance !== undefined) {
       Object.assign(set, { importance: patch.importance, importanceStatus: "ready", importanceError: null });
@@ -81,7 +83,7 @@ export async function updateMemory(
           revision,
         })
         .onConflictDoUpdate({
-          target: [memoryEmbeddings.memoryId, memoryEmbeddings.model],
+          target: [memoryEmbeddings.agentId, memoryEmbeddings.memoryId, memoryEmbeddings.model],
           set: {
             embedding: patch.embedding,
             dimensions: patch.embedding.length,
@@ -91,7 +93,11 @@ export async function updateMemory(
         });
       Object.assign(set, { embeddingStatus: "ready", embeddingError: null, embeddingModel: model });
     }
-    const [row] = await tx.update(memories).set(set).where(eq(memories.id, id)).returning();
+    const [row] = await tx
+      .update(memories)
+      .set(set)
+      .where(and(eq(memories.agentId, agentId), eq(memories.id, id)))
+      .returning();
     return row;
   });
   if (!result) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });

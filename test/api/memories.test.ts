@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -84,6 +86,65 @@ describe("POST memories", () => {
       memories: [...memories, { description: "x" }],
     });
     await expectError(over, 400, "invalid_request", "body.memories");
+  });
+
+  it("stores a batch's vectors as given (float4), each under its own model, with metadata and citations", async () => {
+    const agent = uniq("vectors");
+    const vec = (seed: number, dims: number) =>
+      Array.from({ length: dims }, (_, i) => Math.sin(seed * 7.3 + i) * 10 ** ((i % 7) - 3));
+    const items = Array.from({ length: 300 }, (_, i) => ({
+      description: `vector ${i} ✓`,
+      embedding: vec(i, i % 2 ? 64 : 5),
+      ...(i % 2 ? {} : { embeddingModel: "other-5d" }),
+      metadata: { i, tags: ["a", i] },
+    }));
+    const res = await t.call("POST", `${agentPath(agent)}/memories`, { memories: items });
+    expect(res.status).toBe(201);
+    const stored = ((await res.json()) as { memories: Mem[] }).memories;
+    expect(stored.map((m) => m.embeddingModel)).toEqual(
+      items.map((_, i) => (i % 2 ? "openai:stub-embed@64" : "other-5d")),
+    );
+    expect(stored[3]?.metadata).toEqual({ i: 3, tags: ["a", 3] });
+    const rows = await queryRows<{ id: string; model: string; dimensions: number; e: string }>(
+      t.system.database.db,
+      sql`SELECT memory_id AS id, model, dimensions, embedding::text AS e FROM memory_embeddings WHERE agent_id = ${agent}`,
+    );
+    expect(rows).toHaveLength(300);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    stored.forEach((m, i) => {
+      const row = byId.get(m.id);
+      expect(row?.model).toBe(m.embeddingModel);
+      expect(row?.dimensions).toBe(items[i]?.embedding.length);
+      const back = (row?.e ?? "[]")
+        .slice(1, -1)
+        .split(",")
+        .map((x) => Math.fround(Number(x)));
+      expect(back).toEqual(items[i]?.embedding.map((x) => Math.fround(x)));
+    });
+    const got = (await (await t.call("GET", `${agentPath(agent)}/memories/${stored[3]?.id}`)).json()) as Mem;
+    expect(got).toEqual(stored[3]);
+    // A reflection in the same batch may cite them.
+    const cites = await t.call("POST", `${agentPath(agent)}/memories`, {
+      memories: [{ description: "insight", kind: "reflection", citations: [stored[0]?.id, stored[1]?.id] }],
+    });
+    expect(((await cites.json()) as { memories: { citations: string[] }[] }).memories[0]?.citations).toEqual([
+      stored[0]?.id,
+      stored[1]?.id,
+    ]);
+  });
+
+  it("refuses vectors with a non-number, or beyond float4, naming the element", async () => {
+    const agent = uniq("badvec");
+    for (const [embedding, element, word] of [
+      [[1, "2", 3], 1, "finite number"],
+      [[1, 2, 1e39], 2, "float4"],
+    ] as const) {
+      const res = await t.call("POST", `${agentPath(agent)}/memories`, {
+        memories: [{ description: "ok" }, { description: "bad", embedding, embeddingModel: "m3" }],
+      });
+      const body = await expectError(res, 400, "invalid_request", `body.memories.1.embedding.${element}`);
+      expect(body.error.message).toContain(word);
+    }
   });
 
   it("a batch with one bad item stores nothing", async () => {

@@ -12,8 +12,7 @@ const OTHER = uniq("plain-3d");
 
 let t: TestSystem;
 beforeAll(async () => {
-  // A low threshold lets `auto` choose the fast path on a test-sized stream.
-  t = await startTestSystem({ env: { MEMSTREAM_FAST_RETRIEVE_THRESHOLD: "20" } });
+  t = await startTestSystem();
   const db = t.system.database.db;
   await db.execute(
     createHnswIndexSql({ model: MODEL, dimensions: 3, storage: "vector" }, { m: 16, efConstruction: 64 }),
@@ -57,6 +56,7 @@ const items: Item[] = Array.from({ length: 60 }, (_, i) => ({
   vector: i % 5 === 4 ? undefined : [Math.cos(i), Math.sin(i), (i % 3) - 1],
 }));
 const query = [0.3, 0.9, -0.2];
+const WEIGHTS = { recency: 1, importance: 1, relevance: 1 };
 
 describe("retrieve: fast mode", () => {
   it("equals the formula when the candidate lists cover the whole stream", async () => {
@@ -112,26 +112,55 @@ describe("retrieve: fast mode", () => {
     expect(got.body.memories.map((m) => m.id)).toEqual(want.map((w) => w.id));
   });
 
-  it("auto picks fast above the threshold with an index, exact below it or without one", async () => {
-    const big = uniq("auto-big");
-    await seed(big, items);
-    const small = uniq("auto-small");
-    await seed(small, items.slice(0, 10));
-    const other = uniq("auto-noindex");
-    await seed(
-      other,
-      items.map((s) => ({ ...s, model: OTHER })),
-    );
-    const ask = (agent: string, model: string) =>
-      retrieve(agent, { queryEmbedding: query, embeddingModel: model });
-    expect((await ask(big, MODEL)).body.mode).toBe("fast");
-    expect((await ask(small, MODEL)).body.mode).toBe("exact");
-    expect((await ask(other, OTHER)).body.mode).toBe("exact");
-    // Filters keep the exact path in auto mode.
-    expect(
-      (await retrieve(big, { queryEmbedding: query, embeddingModel: MODEL, kinds: ["observation"] })).body
-        .mode,
-    ).toBe("exact");
+  it("auto ranks exactly even where the fast path's candidate lists miss the true top 1", async () => {
+    // Each candidate list is filled by memories extreme in one component: 100 just accessed (T),
+    // 100 important and fairly recent (I), 250 nearest the query (R). X is second-best on all
+    // three and in none of the lists (its recency + importance is below every I's), yet the
+    // formula ranks it first: X ≈ 0.67 + 0.67 + 0.95, I ≈ 0.74 + 1 + 0, R ≈ 0 + 0 + 1, T ≈ 1.
+    const agent = uniq("auto");
+    const far = [-1, 0, 0];
+    const stream: Item[] = [
+      { text: "X", at: hoursAgo(40), importance: 7, vector: [1, 0.5, 0] },
+      ...Array.from({ length: 100 }, (_, i) => ({
+        text: `T${i}`,
+        at: hoursAgo(i / 100),
+        importance: 1,
+        vector: far,
+      })),
+      ...Array.from({ length: 100 }, (_, i) => ({
+        text: `I${i}`,
+        at: hoursAgo(30),
+        importance: 10,
+        vector: far,
+      })),
+      ...Array.from({ length: 250 }, (_, i) => ({
+        text: `R${i}`,
+        at: hoursAgo(500),
+        importance: 1,
+        vector: [1, 0.1 + i / 1000, 0],
+      })),
+    ];
+    const ids: string[] = [];
+    for (let i = 0; i < stream.length; i += 100) ids.push(...(await seed(agent, stream.slice(i, i + 100))));
+    const ref: RefMemory[] = stream.map((s, i) => ({
+      id: ids[i] as string,
+      lastAccessedAt: s.at,
+      importance: s.importance ?? null,
+      vector: s.vector ?? null,
+    }));
+    const q = [1, 0, 0];
+    const want = referenceRanking(ref, { now: NOW, decay: 0.99, weights: WEIGHTS, query: q }).slice(0, 10);
+    const auto = await retrieve(agent, { queryEmbedding: q, embeddingModel: MODEL });
+    expect(auto.body.mode).toBe("exact");
+    expect(want[0]?.id).toBe(ids[0]);
+    expect(auto.body.memories.map((m) => m.id)).toEqual(want.map((w) => w.id));
+    // Filters and models without an index rank exactly too.
+    const filtered = await retrieve(agent, {
+      queryEmbedding: q,
+      embeddingModel: MODEL,
+      kinds: ["observation"],
+    });
+    expect(filtered.body.mode).toBe("exact");
   });
 
   it("refuses fast with filters, or without an index for the model", async () => {

@@ -21,7 +21,12 @@ export type TestSystem = {
  * OpenAI-compatible stub on 127.0.0.1 reached by the real `openai` client.
  */
 export async function startTestSystem(
-  opts: { env?: Record<string, string>; clock?: Clock; enrichment?: EnrichmentNotifier } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    enrichment?: EnrichmentNotifier;
+    onQuery?: (query: string) => void;
+  } = {},
 ): Promise<TestSystem> {
   const stub = await startStubOpenAI();
   const config = loadConfig({
@@ -37,6 +42,7 @@ export async function startTestSystem(
   const system = await composeSystem(config, silentLogger, {
     clock: opts.clock,
     enrichment: opts.enrichment,
+    onQuery: opts.onQuery,
   });
   const app = createApp(system.app);
   return {

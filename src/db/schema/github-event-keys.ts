@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { foreignKey, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { memories } from "./memories";
 
 /**
@@ -12,14 +12,17 @@ export const githubEventKeys = pgTable(
   {
     agentId: text("agent_id").notNull(),
     key: text("key").notNull(),
-    memoryId: text("memory_id")
-      .notNull()
-      .references(() => memories.id, { onDelete: "cascade" }),
+    memoryId: text("memory_id").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.key] }),
+    // Keys lead with the agent, as the memory's own (ADR 0010).
+    foreignKey({
+      columns: [t.agentId, t.memoryId],
+      foreignColumns: [memories.agentId, memories.id],
+    }).onDelete("cascade"),
     // Deleting a memory (or erasing an agent) finds its keys through this, not a scan.
-    index("github_event_keys_memory_idx").on(t.memoryId),
+    index("github_event_keys_memory_idx").on(t.agentId, t.memoryId),
   ],
 );

@@ -1,5 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { tsvector } from "./tsvector";
 
 /**
@@ -10,7 +20,7 @@ import { tsvector } from "./tsvector";
 export const memories = pgTable(
   "memories",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     agentId: text("agent_id").notNull(),
     kind: text("kind").notNull(),
     description: text("description").notNull(),
@@ -54,6 +64,9 @@ export const memories = pgTable(
       .generatedAlwaysAs((): SQL => sql`to_tsvector('english'::regconfig, ${memories.description})`),
   },
   (t) => [
+    // The agent leads every key, so a table distributed by agent_id (Citus, ADR 0010) keeps
+    // its keys; every query names the agent, so lookups by id use this index too.
+    primaryKey({ columns: [t.agentId, t.id] }),
     index("memories_agent_created_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),
     // Importance endpoints, and for the fast path each importance level's most recent memories
     // (an index-only walk per level; id is carried so the heap is not read).

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { memories } from "./memories";
 import { vector } from "./vector";
 
@@ -11,9 +11,7 @@ import { vector } from "./vector";
 export const memoryEmbeddings = pgTable(
   "memory_embeddings",
   {
-    memoryId: text("memory_id")
-      .notNull()
-      .references(() => memories.id, { onDelete: "cascade" }),
+    memoryId: text("memory_id").notNull(),
     agentId: text("agent_id").notNull(),
     model: text("model").notNull(),
     dimensions: integer("dimensions").notNull(),
@@ -23,7 +21,13 @@ export const memoryEmbeddings = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.memoryId, t.model] }),
+    // Keys lead with the agent (the distribution column under Citus, ADR 0010); a vector always
+    // belongs to its memory's agent.
+    primaryKey({ columns: [t.agentId, t.memoryId, t.model] }),
+    foreignKey({
+      columns: [t.agentId, t.memoryId],
+      foreignColumns: [memories.agentId, memories.id],
+    }).onDelete("cascade"),
     index("memory_embeddings_agent_model_idx").on(t.agentId, t.model),
   ],
 );

@@ -1,11 +1,20 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 /** One row per reflection run: what triggered it, what it asked, what it stored, what it cost. */
 export const reflectionRuns = pgTable(
   "reflection_runs",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     agentId: text("agent_id").notNull(),
     /** `threshold` or `manual` */
     trigger: text("trigger").notNull(),
@@ -22,6 +31,7 @@ export const reflectionRuns = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
+    primaryKey({ columns: [t.agentId, t.id] }),
     index("reflection_runs_agent_idx").on(t.agentId, t.startedAt.desc()),
     // At most one running reflection per agent, across every process (docs/adr/0005-reflection-runs.md).
     uniqueIndex("reflection_runs_one_running_idx").on(t.agentId).where(sql`${t.status} = 'running'`),

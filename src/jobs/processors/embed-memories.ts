@@ -15,7 +15,7 @@ export const embedMemories: Processor = async (deps, payload, ctx) => {
     vectors = await deps.embedder.embed(rows.map((r) => r.description));
   } catch (err) {
     if (isFinalAttempt(ctx)) {
-      const refs = rows.map((r) => ({ memoryId: r.id, revision: r.revision }));
+      const refs = rows.map((r) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId }));
       await markFailed(deps.db, "embedding", refs, ctx.jobId, errorText(err));
     }
     throw err;
@@ -23,7 +23,12 @@ export const embedMemories: Processor = async (deps, payload, ctx) => {
   const embedded = await storeEmbeddings(
     deps.db,
     deps.embedder.modelId,
-    rows.map((r, i) => ({ memoryId: r.id, revision: r.revision, vector: vectors[i] ?? [] })),
+    rows.map((r, i) => ({
+      memoryId: r.id,
+      revision: r.revision,
+      agentId: r.agentId,
+      vector: vectors[i] ?? [],
+    })),
   );
   return { claimed: rows.length, embedded };
 };

@@ -20,7 +20,7 @@ type Outcome = { row: ClaimedRow } & ({ score: number } | { error: unknown });
 export const scoreImportance: Processor = async (deps, payload, ctx) => {
   const rows = await claimRows(deps.db, "importance", payload.items, ctx.jobId, deps.claimMs);
   if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
-  const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision });
+  const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
   let stored = 0;
   const outcomes = await scoreRows(deps.importance, rows, async (scored) => {
     stored += await storeScores(

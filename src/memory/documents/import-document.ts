@@ -104,9 +104,11 @@ export async function importDocument(
       else fresh.push(i);
     }
     const leftover = [...reusable.values()].flat();
-    await refreshKept(tx, kept, input.importance);
+    await refreshKept(tx, agentId, kept, input.importance);
     for (let i = 0; i < leftover.length; i += 1000) {
-      await tx.delete(memories).where(inArray(memories.id, leftover.slice(i, i + 1000)));
+      await tx
+        .delete(memories)
+        .where(and(eq(memories.agentId, agentId), inArray(memories.id, leftover.slice(i, i + 1000))));
     }
     await createMemories(memory, agentId, fresh);
     await tx
@@ -164,7 +166,12 @@ async function lockDocument(tx: Tx, agentId: string, source: string, format: Doc
 }
 
 /** Kept sections get the new version's metadata (position, heading path) and importance hint. */
-async function refreshKept(tx: Tx, kept: { id: string; input: NewMemoryInput }[], importance?: number) {
+async function refreshKept(
+  tx: Tx,
+  agentId: string,
+  kept: { id: string; input: NewMemoryInput }[],
+  importance?: number,
+) {
   for (let i = 0; i < kept.length; i += 500) {
     const rows = kept
       .slice(i, i + 500)
@@ -175,7 +182,7 @@ async function refreshKept(tx: Tx, kept: { id: string; input: NewMemoryInput }[]
         : sql`, importance = ${importance}, importance_status = 'ready', importance_source = 'caller', importance_error = NULL`;
     await tx.execute(
       sql`UPDATE memories m SET metadata = x.meta, updated_at = now()${setImportance}
-          FROM (VALUES ${sql.join(rows, sql`, `)}) AS x(id, meta) WHERE m.id = x.id`,
+          FROM (VALUES ${sql.join(rows, sql`, `)}) AS x(id, meta) WHERE m.agent_id = ${agentId} AND m.id = x.id`,
     );
   }
 }

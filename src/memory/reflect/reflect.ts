@@ -53,7 +53,7 @@ export async function reflectAgent(
     });
     return finished(deps, await storeInsights(deps, agentId, claimed.id, plan, usage));
   } catch (err) {
-    const row = await finishRun(deps.db, claimed.id, {
+    const row = await finishRun(deps.db, agentId, claimed.id, {
       status: "failed",
       error: String((err as Error)?.message ?? err).slice(0, ERROR_CHARS),
       usage,
@@ -110,7 +110,7 @@ async function storeInsights(
       inputs.length === 0
         ? []
         : await createMemories({ ...deps, db: tx, enrichment: collect }, agentId, inputs);
-    const row = await finishRun(tx, runId, {
+    const row = await finishRun(tx, agentId, runId, {
       status: "succeeded",
       promptVersion: plan.promptVersion,
       questions: plan.questions,

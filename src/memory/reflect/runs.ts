@@ -69,6 +69,7 @@ export async function claimRun(
 /** Final state of a run. Only a still-`running` row changes; returns null if it was not (taken over as stale). */
 export async function finishRun(
   db: Pick<Db, "update">,
+  agentId: string,
   id: string,
   set: Partial<Pick<RunRow, "status" | "promptVersion" | "questions" | "insightIds" | "error">> & {
     usage: ReflectionRun["usage"];
@@ -79,7 +80,13 @@ export async function finishRun(
   const [row] = await db
     .update(reflectionRuns)
     .set({ ...rest, ...usage })
-    .where(and(eq(reflectionRuns.id, id), eq(reflectionRuns.status, "running")))
+    .where(
+      and(
+        eq(reflectionRuns.agentId, agentId),
+        eq(reflectionRuns.id, id),
+        eq(reflectionRuns.status, "running"),
+      ),
+    )
     .returning();
   return row ?? null;
 }

@@ -1,5 +1,6 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions } from "../filters";
+import { exactTopKQuery, topKApplies } from "./exact-topk";
 import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
 import { relevanceSql } from "./relevance";
 
@@ -16,6 +17,11 @@ import { relevanceSql } from "./relevance";
  * The distance is computed once per candidate (materialized CTE), not once per window.
  */
 export function exactRankQuery(p: RankParams): SQL {
+  return topKApplies(p) ? exactTopKQuery(p) : fullRankQuery(p);
+}
+
+/** Every candidate joined with its vector and scored (filters, lexical relevance, any weights). */
+export function fullRankQuery(p: RankParams): SQL {
   const where = and(...filterConditions(p.agentId, p.filters));
   const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
   return sql`

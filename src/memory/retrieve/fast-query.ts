@@ -48,7 +48,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
   const fresh = freshSql(q ? (p.fresh ?? []) : [], "m.id");
   const relevance = q ? sql`1 - (${fresh.embedding} <=> ${q.vector}::vector)` : sql`NULL::float8`;
   const join = q
-    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ${q.model} AND e.dimensions = ${q.dimensions} ${fresh.join}`
+    ? sql`LEFT JOIN memory_embeddings e ON e.agent_id = ${agent} AND e.memory_id = m.id AND e.model = ${q.model} AND e.dimensions = ${q.dimensions} ${fresh.join}`
     : sql``;
   // Model and dimension are inlined: with bind parameters a generic plan cannot prove the
   // partial index's predicate, and would fall back to scanning the agent's vectors.
@@ -95,7 +95,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
       ${p.fresh?.length && q ? sql`UNION SELECT id FROM fresh` : sql``}),
     cand AS MATERIALIZED (
       SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
-      FROM ids JOIN memories m ON m.id = ids.id ${join}
+      FROM ids JOIN memories m ON m.agent_id = ${agent} AND m.id = ids.id ${join}
     ),
     b AS MATERIALIZED (
       SELECT bnd.rlo, bnd.rhi, bnd.ilo, bnd.ihi,

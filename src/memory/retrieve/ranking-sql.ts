@@ -52,7 +52,7 @@ const scale = (col: string, lo: string, hi: string, missing: number) =>
  * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
  * raw values) and `b` (their bounds), scales, weights, takes the top k and reads the rows.
  */
-export function scoreAndSelect(p: Pick<RankParams, "weights" | "k">): SQL {
+export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">): SQL {
   return sql`
     scaled AS (
       SELECT c.id, ${scale("rec", "rlo", "rhi", 0)} AS recency,
@@ -75,6 +75,6 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k">): SQL {
       m.embedding_status AS "embeddingStatus", m.embedding_error AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
-    FROM top JOIN memories m ON m.id = top.id
+    FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
 }

@@ -11,7 +11,7 @@ import type { ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
 import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
-import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import { chooseMode, type RetrieveMode } from "./mode";
 import {
   type PresetName,
   type RecencyUnit,
@@ -43,7 +43,7 @@ export type RetrieveInput = {
   touch?: boolean;
   kinds?: MemoryFilters["kinds"];
   filters?: Omit<MemoryFilters, "kinds">;
-  /** `exact` ranks every memory; `fast` ranks index-chosen candidates; `auto` (default) picks. */
+  /** `exact` ranks every memory; `fast` ranks index-chosen candidates (approximate); `auto` = exact. */
   mode?: RetrieveMode;
   /** `vector` (default, the paper's), `lexical` (BM25 of `query`) or `hybrid` (both fused). */
   relevance?: RelevanceKind;
@@ -105,8 +105,7 @@ export async function retrieve(
     k: input.k ?? RETRIEVE_DEFAULTS.k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
   };
-  const threshold = deps.retrieval?.fastThreshold ?? DEFAULT_FAST_THRESHOLD;
-  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode, threshold);
+  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const rows = await deps.db.transaction(async (tx) => {
@@ -145,10 +144,12 @@ export async function retrieve(
  *   Workers also slowed small agents, which is where the exact path runs (see docs/adr/0003).
  * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
  *   temporary files at the default 4 MB.
+ * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
+ *   by merge sorted every distance row by its text id (~10× the hash join).
  */
 async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`,
   );
 }
 

@@ -25,7 +25,7 @@ export async function touchMemories(
           ORDER BY id COLLATE "C" FOR UPDATE
         )
         UPDATE memories m SET last_accessed_at = greatest(m.last_accessed_at, ${now.toISOString()}::timestamptz)
-        FROM locked WHERE m.id = locked.id
+        FROM locked WHERE m.agent_id = ${agentId} AND m.id = locked.id
         RETURNING m.id, ${isoUtc(sql`m.last_accessed_at`)} AS at`,
   );
   return new Map(rows.map((r) => [r.id, r.at]));

@@ -98,9 +98,9 @@ const route = createRoute({
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
     "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
-    "mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an",
-    "HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes",
-    "(approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
+    "mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks",
+    "candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all",
+    "three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
   ].join(" "),
   request: {
     params: AgentParam,

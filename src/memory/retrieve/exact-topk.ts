@@ -1,0 +1,119 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
+
+/**
+ * Slack for float rounding when a bound is compared with computed scores: a memory is left
+ * out only if it trails the k-th score by more than this, so rounding never changes the result.
+ */
+const EPS = 1e-9;
+
+/** Memories in the recency + importance list; enough that the last one is mostly past recency's plateau. */
+const RECENT_IMPORTANT = 1_000;
+/** Below this many vectors every memory is ranked (the lists would cover most of the stream). */
+const MIN_STREAM = 30_000;
+/** Memories taken by relevance alone to seed the k-th score. */
+const MOST_RELEVANT = 100;
+
+/** Whether `exactTopKQuery` applies: vector relevance, no filters, no negative weight. */
+export function topKApplies(p: RankParams): boolean {
+  const filtered = Object.values(p.filters).some((v) => v !== undefined);
+  const w = p.weights;
+  return (
+    p.query !== null && !p.lexical && !filtered && w.recency >= 0 && w.importance >= 0 && w.relevance >= 0
+  );
+}
+
+/**
+ * The exact ranking (same bounds, scores and tie order as `exactRankQuery`) without joining
+ * every memory to its vector. Score = w_v·rel' + b, where b = w_r·rec' + w_i·imp'. Steps:
+ * 1. `d`: every distance of the agent's vectors, once (the floor), and the exact bounds: rel
+ *    min/max from `d`, recency and importance from btree endpoints (recency is monotone in
+ *    last_accessed_at, so its min/max are those of the endpoints).
+ * 2. `blist`: the top memories by b (each importance level's most recent, including pending
+ *    importance); b_M = the last one's b. Any memory outside the list has b ≤ b_M.
+ * 3. kth = the k-th best exact score among the list and the most relevant memories: a lower
+ *    bound of the true k-th score.
+ * 4. A memory outside the list can reach the top k only if w_v·rel' + b_M ≥ kth: those (found in
+ *    one pass over `d`) and the list are the candidates, scored exactly. A memory with no vector
+ *    scores at most b_M; when b_M is not below kth the statement ranks every memory instead.
+ * So only a few hundred memories are joined with `memories` instead of all of them.
+ */
+export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
+  const q = p.query;
+  if (!q) throw new Error("exactTopKQuery needs a query vector");
+  const agent = p.agentId;
+  const w = p.weights;
+  const rec = (column: SQL) => recencyOf(p, column);
+  const relScaled = (col: SQL) =>
+    sql`CASE WHEN bnd.vhi > bnd.vlo THEN (${col} - bnd.vlo) / (bnd.vhi - bnd.vlo) ELSE 0.5 END`;
+  const b = (recCol: SQL, impCol: SQL) =>
+    sql`${w.recency}::float8 * CASE WHEN bnd.rhi > bnd.rlo THEN (${recCol} - bnd.rlo) / (bnd.rhi - bnd.rlo) ELSE 0.5 END
+      + ${w.importance}::float8 * CASE WHEN ${impCol} IS NULL THEN 0.5 WHEN bnd.ihi > bnd.ilo THEN (${impCol} - bnd.ilo) / (bnd.ihi - bnd.ilo) ELSE 0.5 END`;
+  const level = (cond: SQL) =>
+    sql`SELECT id, importance::float8 AS imp, ${rec(sql`last_accessed_at`)} AS rec FROM memories
+        WHERE agent_id = ${agent} AND ${cond} ORDER BY last_accessed_at DESC LIMIT ${RECENT_IMPORTANT}`;
+  return sql`
+    WITH d AS MATERIALIZED (
+      SELECT e.memory_id AS id, 1 - (e.embedding <=> ${q.vector}::vector) AS rel
+      FROM memory_embeddings e
+      WHERE e.agent_id = ${agent} AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
+    ),
+    bnd AS MATERIALIZED (
+      SELECT ${rec(sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
+        ${rec(sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
+        (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
+        (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi,
+        (SELECT min(rel) FROM d) AS vlo, (SELECT max(rel) FROM d) AS vhi
+    ),
+    blist AS MATERIALIZED (
+      SELECT x.id, x.rec, x.imp, ${b(sql`x.rec`, sql`x.imp`)} AS b
+      FROM (
+        SELECT l.* FROM generate_series(1, 10) v(imp) CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) l
+        UNION ALL (${level(sql`importance IS NULL`)})
+      ) x CROSS JOIN bnd
+      ORDER BY b DESC LIMIT ${RECENT_IMPORTANT}
+    ),
+    bm AS (
+      SELECT CASE WHEN count(*) >= ${RECENT_IMPORTANT} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
+    ),
+    seed AS MATERIALIZED (
+      SELECT id, rec, imp FROM blist
+      UNION
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8
+      FROM (SELECT id FROM d ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
+      JOIN memories m ON m.agent_id = ${agent} AND m.id = r.id
+    ),
+    kth AS MATERIALIZED (
+      SELECT coalesce((
+        SELECT ${b(sql`seed.rec`, sql`seed.imp`)} + ${w.relevance}::float8 * coalesce(${relScaled(sql`d.rel`)}, 0)
+        FROM seed LEFT JOIN d ON d.id = seed.id CROSS JOIN bnd
+        ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8) AS kth
+    ),
+    g AS MATERIALIZED (
+      -- Small streams rank every memory: the lists would hold most of them anyway. CASE keeps
+      -- the lists from being computed at all then (sub-selects run when first needed).
+      SELECT CASE WHEN (SELECT count(*) FROM d) < ${minStream} THEN false
+          ELSE (SELECT kth.kth > bm.b_m + ${EPS}::float8 FROM kth, bm) END AS certain
+    ),
+    cand_ids AS (
+      SELECT id FROM seed
+      UNION
+      SELECT d.id FROM d CROSS JOIN bnd
+      WHERE ${w.relevance}::float8 * ${relScaled(sql`d.rel`)} + (SELECT b_m FROM bm) >= (SELECT kth FROM kth) - ${EPS}::float8
+    ),
+    cand AS MATERIALIZED (
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, d.rel
+      FROM cand_ids c
+      -- OFFSET 0 keeps this a primary-key probe per candidate (the planner would hash every memory).
+      CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
+        WHERE agent_id = ${agent} AND id = c.id OFFSET 0) m
+      LEFT JOIN d ON d.id = c.id
+      WHERE (SELECT certain FROM g)
+      UNION ALL
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8, d.rel
+      FROM memories m LEFT JOIN d ON d.id = m.id
+      WHERE m.agent_id = ${agent} AND NOT (SELECT certain FROM g)
+    ),
+    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi FROM bnd),
+    ${scoreAndSelect(p)}`;
+}

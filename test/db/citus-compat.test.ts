@@ -1,0 +1,181 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { createHnswIndexSql, forgetHnswIndexes } from "../../src/memory/retrieve/hnsw-index";
+import { uniq } from "../support/env";
+import { startTestSystem, type TestSystem } from "../support/system";
+
+// Citus compatibility (docs/adr/0010-scale-out.md): tables distributed by agent_id need every
+// primary key, unique index and foreign key to carry agent_id, and a query is routed to one
+// node only when each distributed table it reads or writes is constrained to one agent.
+
+/** Tables distributed by agent_id. */
+const AGENT_TABLES = [
+  "agent_settings",
+  "documents",
+  "github_event_keys",
+  "memories",
+  "memory_embeddings",
+  "reflection_runs",
+];
+/** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
+const COORDINATOR_TABLES = ["github_deliveries", "github_imports"];
+
+let t: TestSystem;
+let collecting = false;
+const statements: string[] = [];
+beforeAll(async () => {
+  t = await startTestSystem({
+    env: { LLM_MODEL: "stub-chat" },
+    onQuery: (q) => {
+      if (collecting) statements.push(q);
+    },
+  });
+});
+afterAll(() => t.close());
+
+describe("Citus-compatible schema and queries", () => {
+  it("classifies every table, and every key and unique index of a per-agent table carries agent_id", async () => {
+    const db = t.system.database.db;
+    const tables = await queryRows<{ name: string }>(
+      db,
+      sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+    );
+    expect(tables.map((r) => r.name).sort()).toEqual([...AGENT_TABLES, ...COORDINATOR_TABLES].sort());
+    const unique = await queryRows<{ tbl: string; idx: string; cols: string[] }>(
+      db,
+      sql`SELECT c.relname AS tbl, i.relname AS idx,
+            array(SELECT a.attname FROM unnest(x.indkey) k JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k) AS cols
+          FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid
+          JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND (x.indisunique OR x.indisprimary)`,
+    );
+    const perAgent = unique.filter((u) => AGENT_TABLES.includes(u.tbl));
+    expect(perAgent.length).toBeGreaterThanOrEqual(AGENT_TABLES.length);
+    for (const u of perAgent)
+      expect({ index: u.idx, cols: u.cols }).toEqual({
+        index: u.idx,
+        cols: expect.arrayContaining(["agent_id"]),
+      });
+    const fks = await queryRows<{ name: string; cols: string[]; refcols: string[] }>(
+      db,
+      sql`SELECT conname AS name,
+            array(SELECT attname FROM pg_attribute WHERE attrelid = conrelid AND attnum = ANY (conkey)) AS cols,
+            array(SELECT attname FROM pg_attribute WHERE attrelid = confrelid AND attnum = ANY (confkey)) AS refcols
+          FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN (${sql.join(
+            AGENT_TABLES.map((n) => sql`${n}`),
+            sql`, `,
+          )})`,
+    );
+    expect(fks.length).toBeGreaterThan(0);
+    for (const fk of fks) {
+      expect(fk.cols, fk.name).toContain("agent_id");
+      expect(fk.refcols, fk.name).toContain("agent_id");
+    }
+  });
+
+  it("every statement on a per-agent table names the agent for each table it reads or writes", async () => {
+    const model = uniq("citus-3d");
+    const db = t.system.database.db;
+    await db.execute(
+      createHnswIndexSql({ model, dimensions: 3, storage: "vector" }, { m: 16, efConstruction: 64 }),
+    );
+    forgetHnswIndexes(db);
+    const agent = uniq("citus");
+    const path = `/v1/agents/${agent}`;
+    collecting = true;
+    // Representative calls: every write path, every retrieve mode, enrichment, reflection, erase.
+    const one = await t.call("POST", `${path}/memories`, { description: "Ada fixed the CI job" });
+    expect(one.status).toBe(201);
+    const batch = await t.call("POST", `${path}/memories`, {
+      memories: Array.from({ length: 20 }, (_, i) => ({
+        description: `Ada note ${i}`,
+        importance: 1 + (i % 10),
+        embedding: [Math.cos(i), Math.sin(i), 0.5],
+        embeddingModel: model,
+      })),
+    });
+    const ids = ((await batch.json()) as { memories: { id: string }[] }).memories.map((m) => m.id);
+    await t.call("POST", `${path}/memories`, {
+      description: "Ada cares about CI",
+      kind: "reflection",
+      citations: ids.slice(0, 2),
+    });
+    await t.call("GET", `${path}/memories?limit=5`);
+    await t.call("GET", `${path}/memories/${ids[0]}`);
+    await t.call("PATCH", `${path}/memories/${ids[1]}`, { description: "Ada re-fixed the CI job" });
+    await t.call("PATCH", `${path}/memories/${ids[2]}`, {
+      importance: 9,
+      embedding: [1, 0, 0],
+      embeddingModel: model,
+    });
+    await t.call("DELETE", `${path}/memories/${ids[3]}`);
+    const q = { queryEmbedding: [1, 0.2, 0.1], embeddingModel: model, k: 5 };
+    for (const body of [
+      { ...q, mode: "exact" },
+      { ...q, mode: "fast" },
+      { query: "CI job", relevance: "lexical" },
+      { query: "CI job", relevance: "hybrid" },
+      { query: "CI job", maxTokens: 200 },
+      { query: "CI job", kinds: ["observation"], touch: false },
+    ]) {
+      const res = await t.call("POST", `${path}/retrieve`, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+    }
+    // Documents: import, re-import with one section changed (kept, deleted, created), list, delete.
+    const doc = (second: string) => ({
+      source: "docs/ci.md",
+      content: `# CI\n\nAda runs CI.\n\n# Deploy\n\n${second}`,
+    });
+    expect((await t.call("POST", `${path}/documents`, doc("Deploys on Fridays."))).status).toBe(201);
+    await t.call("POST", `${path}/documents`, doc("Deploys on Mondays."));
+    await t.call("GET", `${path}/documents`);
+    await t.call("DELETE", `${path}/documents?source=docs%2Fci.md`);
+    await t.call("GET", `${path}/stats`);
+    await t.call("PUT", `${path}/settings`, { reflectionThreshold: 500 });
+    await t.call("POST", `${path}/reflect`);
+    await t.call("GET", `${path}/reflections/runs`);
+    await t.call("POST", `${path}/enrichment/retry`);
+    t.system.jobs.startWorkers();
+    await waitFor(async () => {
+      const s = (await (await t.call("GET", `${path}/stats`)).json()) as {
+        importance: { pending: number };
+        embedding: { pending: number };
+      };
+      return s.importance.pending + s.embedding.pending === 0;
+    });
+    await t.call("DELETE", path);
+    collecting = false;
+
+    const onAgentTables = statements.filter((s) => references(s).length > 0);
+    expect(onAgentTables.length).toBeGreaterThan(30);
+    const unrouted = onAgentTables
+      .filter((s) => !SWEEP.test(s))
+      .filter((s) => agentPredicates(s) < references(s).length);
+    expect(unrouted).toEqual([]);
+  }, 120_000);
+});
+
+/** Reads and writes of per-agent tables (an INSERT carries agent_id in its rows). */
+function references(statement: string): string[] {
+  const names = AGENT_TABLES.join("|");
+  return [...statement.matchAll(new RegExp(`\\b(?:from|join|update)\\s+"?(${names})"?\\b`, "gi"))].map(
+    (m) => m[1] ?? "",
+  );
+}
+
+/** Equalities on agent_id: against a parameter, or a join on agent_id with a row that has one. */
+function agentPredicates(statement: string): number {
+  return [...statement.matchAll(/agent_id"?\s*=/gi)].length;
+}
+
+/** The enrichment sweep scans every agent's pending rows on purpose (every shard under Citus). */
+const SWEEP = /FROM memories\s+WHERE \(importance_status = 'pending' OR embedding_status = 'pending'\)/;
+
+async function waitFor(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

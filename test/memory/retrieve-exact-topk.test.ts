@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import pgvector from "pgvector";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { fullRankQuery } from "../../src/memory/retrieve/exact-query";
+import { exactTopKQuery } from "../../src/memory/retrieve/exact-topk";
+import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
+import { uniq } from "../support/env";
+import { startTestSystem, type TestSystem } from "../support/system";
+
+// The threshold query must give exactly the full ranking (ids, scores, tie order), whatever
+// the data. Streams here are small, so the size gate is lowered to reach the threshold path.
+
+const NOW = "2026-01-10T12:00:00.000Z";
+const MODEL = uniq("topk-8d");
+let t: TestSystem;
+let seed = 7;
+const rnd = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
+beforeAll(async () => {
+  t = await startTestSystem();
+});
+afterAll(() => t.close());
+
+/** 2,500 memories: 8 topics, importance independent (10% pending), 5% without a vector, times in 10-minute bins. */
+async function seedStream(agent: string): Promise<string[]> {
+  const centers = Array.from({ length: 8 }, () => Array.from({ length: 8 }, () => rnd() * 2 - 1));
+  const ids: string[] = [];
+  for (let b = 0; b < 5; b++) {
+    const memories = Array.from({ length: 500 }, () => {
+      const c = centers[Math.floor(rnd() * 8)] as number[];
+      const at = Date.parse(NOW) - Math.floor(rnd() * 90 * 144) * 600_000;
+      return {
+        description: "m",
+        createdAt: new Date(at).toISOString(),
+        ...(rnd() < 0.1 ? {} : { importance: 1 + Math.floor(rnd() * 10) }),
+        ...(rnd() < 0.05 ? {} : { embedding: c.map((x) => x + (rnd() - 0.5) * 0.6), embeddingModel: MODEL }),
+      };
+    });
+    const res = await t.call("POST", `/v1/agents/${agent}/memories`, { memories });
+    expect(res.status).toBe(201);
+    ids.push(...((await res.json()) as { memories: { id: string }[] }).memories.map((m) => m.id));
+  }
+  return ids;
+}
+
+describe("exact ranking by threshold", () => {
+  it("returns exactly the full ranking: ids, scores and tie order, for any weights and k", async () => {
+    const agent = uniq("topk");
+    await seedStream(agent);
+    const db = t.system.database.db;
+    const run = (q: ReturnType<typeof sql>) =>
+      db.transaction(async (tx) => {
+        await tx.execute(
+          sql`SELECT set_config('jit', 'off', true), set_config('enable_mergejoin', 'off', true)`,
+        );
+        return queryRows<{ id: string; score: number }>(tx, q);
+      });
+    let compared = 0;
+    for (const weights of [
+      { recency: 1, importance: 1, relevance: 1 },
+      { recency: 0, importance: 1, relevance: 1 },
+      { recency: 3, importance: 0.5, relevance: 1 },
+      { recency: 0, importance: 0, relevance: 1 },
+      { recency: 1, importance: 1, relevance: 0 },
+      { recency: 0, importance: 1, relevance: 0 },
+    ]) {
+      for (const k of [1, 10, 50]) {
+        const query = Array.from({ length: 8 }, () => rnd() * 2 - 1);
+        const p: RankParams = {
+          agentId: agent,
+          filters: {},
+          query: { vector: pgvector.toSql(query), model: MODEL, dimensions: 8 },
+          now: new Date(NOW),
+          decay: 0.99,
+          weights,
+          k,
+          touch: false,
+        };
+        const want = await run(fullRankQuery(p));
+        const got = await run(exactTopKQuery(p, 0));
+        expect(got.map((r) => [r.id, r.score])).toEqual(want.map((r) => [r.id, r.score]));
+        expect(want).toHaveLength(k);
+        compared++;
+      }
+    }
+    expect(compared).toBe(18);
+  }, 120_000);
+});
