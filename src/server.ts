@@ -2,7 +2,6 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./api/app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
-import { startDeliverySweep } from "./ingest/github/process-pending";
 import { createLogger } from "./lib/logger";
 
 // `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
@@ -30,14 +29,6 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   });
 });
 
-// GitHub deliveries are processed in the process that accepted them; this sweep finishes those an
-// earlier (crashed) process left `received`. Safe beside live processing: rows are locked.
-const deliverySweep = startDeliverySweep(system.github.deps, {
-  intervalMs: config.jobs.sweepIntervalMs,
-  olderThanMs: config.jobs.sweepAfterMs,
-  logger,
-});
-
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -45,7 +36,6 @@ async function shutdown(signal: string) {
   logger.info("shutting down", { signal });
   server.close();
   // Workers and the sweep finish what they hold before the database closes.
-  await deliverySweep.stop();
   await system.close();
   process.exit(0);
 }

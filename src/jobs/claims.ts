@@ -1,6 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/client";
-import type { EnrichedField, MemoryRef } from "./catalog";
+import type { MemoryRef } from "./catalog";
+
+/** The memory fields enrichment fills in. */
+export type EnrichedField = "importance" | "embedding";
 
 /** A memory row a job has claimed, with what the provider needs. */
 export type ClaimedRow = {

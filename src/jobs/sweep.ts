@@ -1,22 +1,49 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/client";
+import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
 import { chunk } from "../providers/batching";
-import { jobRequest, SCORE_CHUNK } from "./catalog";
+import type { Clock } from "../providers/types";
+import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
 import type { JobSink } from "./sink";
 
-export type SweepOptions = { db: Db; sink: JobSink; afterMs: number; limit: number; embedChunk: number };
+export type SweepOptions = {
+  db: Db;
+  clock: Clock;
+  sink: JobSink;
+  afterMs: number;
+  limit: number;
+  embedChunk: number;
+  /** A failed delivery is re-enqueued while its failed attempts are below this. */
+  deliveryAttempts: number;
+};
 
 type Row = { id: string; revision: number; imp: boolean; emb: boolean };
 
 /**
- * Re-enqueues memories pending for longer than `afterMs` whose field is not claimed by a live
- * job: the database is the source of truth, so work lost with Redis, a flushed queue or a
- * crashed worker is found here. Bounded by `limit` per run (oldest first, via the partial
- * pending index). Safe to run in many processes at once: job ids are deterministic and
- * processors only work on rows they claim.
+ * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
+ * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
+ * pending too long (`memories.embed`/`memories.score`) and deliveries not finished
+ * (`github.deliver`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
+ * processes at once: job ids are deterministic and processors re-check state (claims, row locks).
  */
-export async function sweepOnce(opts: SweepOptions): Promise<number> {
+export async function sweepOnce(opts: SweepOptions): Promise<{ memories: number; deliveries: number }> {
+  const memories = await pendingMemoryJobs(opts);
+  const deliveries = await unfinishedDeliveries(opts, {
+    olderThanMs: opts.afterMs,
+    maxAttempts: opts.deliveryAttempts,
+    limit: opts.limit,
+  });
+  const jobs = [
+    ...memories.jobs,
+    ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
+  ];
+  if (jobs.length > 0) await opts.sink.enqueue(jobs);
+  return { memories: memories.fields, deliveries: deliveries.length };
+}
+
+/** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
+async function pendingMemoryJobs(opts: SweepOptions): Promise<{ jobs: JobRequest[]; fields: number }> {
   const rows = await queryRows<Row>(
     opts.db,
     sql`SELECT id, revision,
@@ -33,11 +60,10 @@ export async function sweepOnce(opts: SweepOptions): Promise<number> {
   const emb = byId.filter((r) => r.emb).map(ref);
   const imp = byId.filter((r) => r.imp).map(ref);
   const jobs = [
-    ...chunk(emb, opts.embedChunk).map((c) => jobRequest("memories.embed", c)),
-    ...chunk(imp, SCORE_CHUNK).map((c) => jobRequest("memories.score", c)),
+    ...chunk(emb, opts.embedChunk).map((c) => jobRequest("memories.embed", { items: c })),
+    ...chunk(imp, SCORE_CHUNK).map((c) => jobRequest("memories.score", { items: c })),
   ];
-  if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return emb.length + imp.length;
+  return { jobs, fields: emb.length + imp.length };
 }
 
 /** Sweeps now and then every `intervalMs` until stopped; a failed run is logged and retried next time. */
@@ -52,7 +78,7 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     if (running) return;
     running = true;
     current = sweepOnce(opts)
-      .then((n) => n > 0 && opts.logger.info("sweep re-enqueued pending work", { fields: n }))
+      .then((n) => n.memories + n.deliveries > 0 && opts.logger.info("sweep re-enqueued pending work", n))
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))
       .finally(() => {
         running = false;

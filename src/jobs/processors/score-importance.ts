@@ -17,7 +17,7 @@ type Outcome = { row: ClaimedRow } & ({ score: number } | { error: unknown });
  * `MAX_INVALID_REPLIES`); any memory left pending makes the job throw, so the queue retries it
  * after a backoff and only the rows still pending are sent again.
  */
-export const scoreImportance: Processor = async (deps, payload, ctx) => {
+export const scoreImportance: Processor<"memories.score"> = async (deps, payload, ctx) => {
   const rows = await claimRows(deps.db, "importance", payload.items, ctx.jobId, deps.claimMs);
   if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
   const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision });
@@ -29,7 +29,7 @@ export const scoreImportance: Processor = async (deps, payload, ctx) => {
       scored.map((o) => ({ ...ref(o.row), score: o.score })),
     );
   });
-  // New importance may push an agent over its reflection threshold (the scheduler dedupes).
+  // New importance may push an agent over its reflection threshold: an `agent.reflect` job if due.
   const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
   for (const agentId of agents) await deps.reflection.importanceAdded(agentId);
   const invalid = outcomes.flatMap((o) =>
