@@ -24,7 +24,8 @@ COPY --from=build /app/migrations ./migrations
 COPY --from=build /app/src ./src
 RUN mkdir -p /data && chown node:node /data
 USER node
-EXPOSE 8787
+# 8787: the API; 9464: a worker's /metrics (node dist/worker.js)
+EXPOSE 8787 9464
 # Ready = the database answers and every migration is applied (GET /readyz); node has fetch, the slim image no curl.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -8,6 +8,7 @@ import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
 import { type Clock, systemClock } from "./providers/types";
 
@@ -17,6 +18,7 @@ export type { JobsPart } from "./jobs/compose";
 export type System = {
   config: Config;
   logger: Logger;
+  metrics: Metrics;
   database: Database;
   providers: Providers;
   memory: MemoryDeps;
@@ -37,10 +39,13 @@ export async function composeSystem(
     clock?: Clock;
     enrichment?: EnrichmentNotifier;
     providers?: Providers;
+    /** The process's metrics; the entry points pass one with process metrics, tests a bare one. */
+    metrics?: Metrics;
     /** Another delivery processor; by default each accepted delivery is a `github.deliver` job. */
     deliveries?: (deps: IngestDeps) => DeliveryProcessor;
   } = {},
 ): Promise<System> {
+  const metrics = overrides.metrics ?? createMetrics({ defaultMetrics: false });
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const providers =
@@ -71,6 +76,7 @@ export async function composeSystem(
     ...memory,
     chat: providers.chat,
     reflectionThreshold: config.reflectionThreshold,
+    onRunFinished: (run) => recordReflectionRun(metrics, run),
   };
   const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
   const deliveries = overrides.deliveries?.(ingest) ?? notifiers.deliveries;
@@ -84,10 +90,20 @@ export async function composeSystem(
     reflect,
     ingest,
   });
-  const app: AppDeps = { config, logger, memory, reflect, deliveries, ready: () => checkReady(database.db) };
+  const app: AppDeps = {
+    config,
+    logger,
+    metrics,
+    queues: jobs.part.queues,
+    memory,
+    reflect,
+    deliveries,
+    ready: () => checkReady(database.db),
+  };
   return {
     config,
     logger,
+    metrics,
     database,
     providers,
     memory,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
-import { LIMITS } from "./memory/limits";
+import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -28,6 +28,10 @@ const EnvSchema = z.object({
   MEMSTREAM_DATA_DIR: z.string().default(".memstream/data"),
   MEMSTREAM_API_KEYS: list.optional(),
   MEMSTREAM_ALLOW_NO_AUTH: bool.default(false),
+  /** Comma-separated admin tokens for /metrics and /admin/queues (operators, not agents). */
+  MEMSTREAM_ADMIN_KEYS: list.optional(),
+  /** Port of the worker process's /metrics endpoint (`npm run worker`); 0 turns it off. */
+  MEMSTREAM_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   MEMSTREAM_MAX_BODY_BYTES: z.coerce
     .number()
     .int()
@@ -74,6 +78,8 @@ const EnvSchema = z.object({
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
   /** Streams with more memories than this use the fast (index-driven) retrieve path in auto mode. */
   MEMSTREAM_FAST_RETRIEVE_THRESHOLD: z.coerce.number().int().min(0).default(50_000),
+  /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
+  MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
 
 export type ApiKey = {
@@ -91,6 +97,13 @@ export type Config = {
   dataDir: string;
   /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
   apiKeys: ApiKey[];
+  /**
+   * Tokens for the operator endpoints (/metrics, /admin/queues). Empty: they are open only when
+   * there are no API keys either (a loopback-only dev setup), else closed.
+   */
+  adminKeys: string[];
+  /** Where `npm run worker` serves its own /metrics (0 = nowhere). */
+  workerMetricsPort: number;
   maxBodyBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   redisUrl: string | null;
@@ -105,6 +118,7 @@ export type Config = {
   tokenizerEncoding: TokenEncoding;
   jobs: JobsConfig;
   retrieval: { fastThreshold: number };
+  mcp: { defaultAgentId: string | null };
 };
 
 /** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
@@ -170,6 +184,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? null,
     dataDir: e.MEMSTREAM_DATA_DIR,
     apiKeys,
+    adminKeys: e.MEMSTREAM_ADMIN_KEYS ?? [],
+    workerMetricsPort: e.MEMSTREAM_WORKER_METRICS_PORT,
     maxBodyBytes: e.MEMSTREAM_MAX_BODY_BYTES,
     logLevel: e.MEMSTREAM_LOG_LEVEL,
     redisUrl: e.REDIS_URL ?? null,
@@ -198,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     },
     retrieval: { fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD },
+    mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };
 }
 

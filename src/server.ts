@@ -3,11 +3,12 @@ import { createApp } from "./api/app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
 import { createLogger } from "./lib/logger";
+import { createMetrics } from "./metrics";
 
 // `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
 const config = loadConfig();
 const logger = createLogger(config.logLevel, { service: "memstream-api" });
-const system = await composeSystem(config, logger);
+const system = await composeSystem(config, logger, { metrics: createMetrics() });
 const app = createApp(system.app);
 // Small installs run the workers here too; with `npm run worker` elsewhere set MEMSTREAM_WORKERS=off.
 if (config.jobs.workers === "in-process") system.jobs.startWorkers();

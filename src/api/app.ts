@@ -1,10 +1,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
+import { MCP_PATH, registerMcpRoute } from "../mcp/http";
 import { authorizeAgent, requireApiKey } from "./auth";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";
+import { observeRequests } from "./observe";
+import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
@@ -18,6 +21,7 @@ import { registerDeleteMemory } from "./routes/memories/delete";
 import { registerGetMemory } from "./routes/memories/get";
 import { registerListMemories } from "./routes/memories/list";
 import { registerUpdateMemory } from "./routes/memories/update";
+import { registerMetrics } from "./routes/metrics";
 import { registerListDeliveries } from "./routes/webhooks/deliveries";
 import {
   GITHUB_MAX_PAYLOAD_BYTES,
@@ -36,19 +40,19 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use("*", requestId({ headerName: "x-request-id" }));
+  app.use("*", observeRequests(deps.logger, deps.metrics));
   app.onError(onError(deps.logger));
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${c.req.path}`));
 
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: (c) =>
-        errorResponse(c, "payload_too_large", `request body over ${deps.config.maxBodyBytes} bytes`, {
-          limit: deps.config.maxBodyBytes,
-        }),
-    }),
-  );
+  const apiBodyLimit = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: (c) =>
+      errorResponse(c, "payload_too_large", `request body over ${deps.config.maxBodyBytes} bytes`, {
+        limit: deps.config.maxBodyBytes,
+      }),
+  });
+  app.use("/v1/*", apiBodyLimit);
+  app.use(MCP_PATH, apiBodyLimit);
   // The GitHub webhook is outside /v1: authenticated by its signature, limited to GitHub's own cap.
   app.use(
     GITHUB_WEBHOOK_PATH,
@@ -66,10 +70,13 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.use("/v1/*", requireApiKey(deps.config.apiKeys));
+  app.use(MCP_PATH, requireApiKey(deps.config.apiKeys));
   app.use("/v1/agents/:agentId", authorizeAgent());
   app.use("/v1/agents/:agentId/*", authorizeAgent());
 
   registerHealth(app, deps);
+  registerMetrics(app, deps);
+  registerQueueDashboard(app, deps);
   registerCreateMemories(app, deps);
   registerListMemories(app, deps);
   registerGetMemory(app, deps);
@@ -85,6 +92,12 @@ export function createApp(deps: AppDeps) {
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
   registerRetryEnrichment(app, deps);
+  registerMcpRoute(app, {
+    memory: deps.memory,
+    reflect: deps.reflect,
+    tokenizerEncoding: deps.config.tokenizerEncoding,
+    logger: deps.logger,
+  });
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

@@ -1,20 +1,29 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
+import type { Metrics } from "../metrics";
 import type { AppEnv } from "./env";
 
 /** Everything the HTTP layer needs, built once in `src/compose.ts`. */
 export type AppDeps = {
-  config: Pick<Config, "apiKeys" | "maxBodyBytes" | "github" | "reflectionThreshold" | "tokenizerEncoding">;
+  config: Pick<
+    Config,
+    "apiKeys" | "adminKeys" | "maxBodyBytes" | "github" | "reflectionThreshold" | "tokenizerEncoding"
+  >;
   logger: Logger;
+  /** This process's Prometheus metrics (served at /metrics). */
+  metrics: Metrics;
   memory: MemoryDeps;
   /** Memory deps plus the chat model (null = reflection off) and the default threshold. */
   reflect: ReflectAgentDeps;
   /** Where accepted GitHub deliveries go to be processed. */
   deliveries: DeliveryProcessor;
+  /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */
+  queues: Queue[] | null;
   /** Readiness: database reachable and migrations applied. */
   ready(): Promise<{ ok: boolean; checks: Record<string, string> }>;
 };

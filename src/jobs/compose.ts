@@ -1,3 +1,4 @@
+import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
@@ -15,6 +16,8 @@ export type JobsPart = {
   /** BullMQ queues with Redis, else the in-process queue (a dropping sink when nothing consumes it). */
   sink: JobSink & { close(): Promise<void> };
   inProcess: InProcessQueue | null;
+  /** The BullMQ queues (for the dashboard and queue-depth metrics); null without Redis. */
+  queues: Queue[] | null;
   /** Starts workers and the sweep in this process; closed with the system. */
   startWorkers(): Workers;
 };
@@ -23,17 +26,23 @@ export type JobsPart = {
 const dropping: JobSink & { close(): Promise<void> } = { enqueue: async () => {}, close: async () => {} };
 
 /** Builds the queues: BullMQ with Redis; without it an in-process queue (or nothing, with workers off). */
-export function composeQueues(config: Config, logger: Logger): Pick<JobsPart, "sink" | "inProcess"> {
+export function composeQueues(
+  config: Config,
+  logger: Logger,
+): Pick<JobsPart, "sink" | "inProcess" | "queues"> {
   const cfg = config.jobs;
-  if (config.redisUrl) return { sink: createBullQueues(config.redisUrl, cfg), inProcess: null };
-  if (cfg.workers === "off") return { sink: dropping, inProcess: null };
+  if (config.redisUrl) {
+    const bull = createBullQueues(config.redisUrl, cfg);
+    return { sink: bull, inProcess: null, queues: Object.values(bull.queues) };
+  }
+  if (cfg.workers === "off") return { sink: dropping, inProcess: null, queues: null };
   const inProcess = createInProcessQueue({
     concurrency: cfg.concurrency,
     attempts: (name) => jobAttempts(name, cfg),
     backoffMs: cfg.backoffMs,
     logger,
   });
-  return { sink: inProcess, inProcess };
+  return { sink: inProcess, inProcess, queues: null };
 }
 
 /** The domain's seams as enqueues onto `sink`. */
@@ -55,7 +64,7 @@ export function composeNotifiers(
 export function composeWorkers(
   config: Config,
   logger: Logger,
-  queues: Pick<JobsPart, "sink" | "inProcess">,
+  queues: Pick<JobsPart, "sink" | "inProcess" | "queues">,
   deps: ProcessorDeps,
 ): { part: JobsPart; closeWorkers(): Promise<void> } {
   const started: Workers[] = [];

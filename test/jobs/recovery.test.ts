@@ -27,6 +27,7 @@ function spawnWorker(t: TestSystem, env: Record<string, string>): ChildProcess {
       EMBEDDING_DIMENSIONS: "64",
       OPENAI_MAX_RETRIES: "0",
       MEMSTREAM_LOG_LEVEL: "error",
+      MEMSTREAM_WORKER_METRICS_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],

@@ -109,6 +109,7 @@ describe("the image's commands, outside Docker", () => {
   const children: ChildProcess[] = [];
   const exits = new Map<ChildProcess, Promise<number | null>>();
   let port = 0;
+  let workerMetricsPort = 0;
   let env: NodeJS.ProcessEnv = {};
 
   /** Starts an image command (exec form) from the repository root, as the image's WORKDIR. */
@@ -131,6 +132,7 @@ describe("the image's commands, outside Docker", () => {
     // What the build stage runs after `npm ci`: the bundle the runtime stage copies.
     execFileSync("npm", ["run", "build"], { stdio: "ignore" });
     port = await freePort();
+    workerMetricsPort = await freePort();
     // The image's ENV, with this machine's services in place of compose's.
     env = {
       PATH: process.env.PATH,
@@ -141,6 +143,8 @@ describe("the image's commands, outside Docker", () => {
       REDIS_URL: TEST_REDIS_URL,
       MEMSTREAM_QUEUE_PREFIX: uniq("img"),
       MEMSTREAM_API_KEYS: "image-test-key",
+      MEMSTREAM_ADMIN_KEYS: "image-admin-key",
+      MEMSTREAM_WORKER_METRICS_PORT: String(workerMetricsPort),
     };
   }, 120_000);
 
@@ -196,6 +200,18 @@ describe("the image's commands, outside Docker", () => {
       60_000,
     );
     expect(ready.importance).toBeGreaterThanOrEqual(1);
+
+    // Both processes serve Prometheus metrics behind the admin key.
+    const admin = { authorization: "Bearer image-admin-key" };
+    const apiMetrics = await fetch(`${base}/metrics`, { headers: admin }).then((r) => r.text());
+    expect(apiMetrics).toMatch(
+      /memstream_http_request_duration_seconds_count\{method="POST",route="\/v1\/agents\/:agentId\/memories",status="201"\} 1/,
+    );
+    expect(apiMetrics).toContain("memstream_process_cpu_seconds_total");
+    const workerMetrics = await fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { headers: admin });
+    expect(workerMetrics.status).toBe(200);
+    expect(await workerMetrics.text()).toContain("memstream_process_resident_memory_bytes");
+    expect((await fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`)).status).toBe(401);
 
     api.child.kill("SIGTERM");
     worker.child.kill("SIGTERM");

@@ -23,6 +23,8 @@ export const childEnv = (stub: Stub, env: Record<string, string>): NodeJS.Proces
   EMBEDDING_MODEL: "stub-embed",
   EMBEDDING_DIMENSIONS: "64",
   OPENAI_MAX_RETRIES: "0",
+  // Several workers may run at once across test files: no fixed metrics port.
+  MEMSTREAM_WORKER_METRICS_PORT: "0",
   ...env,
 });
 

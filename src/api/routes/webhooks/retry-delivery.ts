@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { retryDelivery } from "../../../ingest/github/retry-delivery";
 import type { App, AppDeps } from "../../deps";
-import { errorResponse, errorResponses, json } from "../../schemas";
+import { apiErrors, errorResponse, json } from "../../schemas";
 
 const Params = z.object({
   id: z
@@ -24,7 +24,7 @@ const route = createRoute({
       z.object({ deliveryId: z.string(), status: z.literal("queued") }).openapi("GithubDeliveryRetry"),
       "Queued",
     ),
-    ...errorResponses,
+    ...apiErrors.agentAction,
     404: errorResponse("No such delivery (or not routed to the key's agents)"),
     409: errorResponse("The delivery is already processed or ignored"),
   },
