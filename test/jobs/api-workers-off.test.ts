@@ -92,15 +92,16 @@ it("enqueues embed, score, deliver and reflect jobs and runs none of them", asyn
   expect(server.logs.filter((l) => l.msg === "sweep re-enqueued pending work")).toEqual([]);
 
   // A worker elsewhere runs them.
-  worker = await startTestSystem({ env: { ...env, MEMSTREAM_WORKERS: "in-process" } });
+  const w = await startTestSystem({ env: { ...env, MEMSTREAM_WORKERS: "in-process" } });
+  worker = w;
   stub.scriptChatWhen(/most salient high-level questions/, ["1. Why?\n2. Who?\n3. What?"]);
-  worker.system.jobs.startWorkers();
-  await waitForStatus(worker, deliveryId, "processed", 30_000);
+  w.system.jobs.startWorkers();
+  await waitForStatus(w, deliveryId, "processed", 30_000);
   await waitFor("a reflection run", async () => {
-    const res = await worker?.call("GET", `/v1/agents/${agent}/reflections/runs`);
-    const runs = ((await res?.json()) as { runs: { status: string }[] }).runs;
+    const res = await w.call("GET", `/v1/agents/${agent}/reflections/runs`);
+    const runs = ((await res.json()) as { runs: { status: string }[] }).runs;
     return runs.some((r) => r.status !== "running");
   });
-  await worker.call("DELETE", `/v1/agents/${agent}`);
-  await worker.call("DELETE", `/v1/agents/${encodeURIComponent(`github:${repo}`)}`);
+  await w.call("DELETE", `/v1/agents/${agent}`);
+  await w.call("DELETE", `/v1/agents/${encodeURIComponent(`github:${repo}`)}`);
 }, 120_000);

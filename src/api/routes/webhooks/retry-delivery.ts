@@ -2,12 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { retryDelivery } from "../../../ingest/github/retry-delivery";
 import type { App, AppDeps } from "../../deps";
 import { apiErrors, errorResponse, json } from "../../schemas";
+import { DELIVERY_ID } from "./github";
 
 const Params = z.object({
   id: z
     .string()
-    .min(1)
-    .max(100)
+    .regex(DELIVERY_ID, "a delivery id is 1-100 letters, digits and ._:-")
     .openapi({ param: { name: "id", in: "path" }, description: "X-GitHub-Delivery" }),
 });
 
