@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../db/client";
+import type { Db } from "../db/client";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
+import { type StalePending, stalePending } from "../memory/enrichment/stale";
 import { chunk } from "../providers/batching";
 import type { Clock } from "../providers/types";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
@@ -17,8 +17,6 @@ export type SweepOptions = {
   /** A failed delivery is re-enqueued while its failed attempts are below this. */
   deliveryAttempts: number;
 };
-
-type Row = { id: string; revision: number; imp: boolean; emb: boolean };
 
 /**
  * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
@@ -44,21 +42,12 @@ export async function sweepOnce(opts: SweepOptions): Promise<{ memories: number;
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
 async function pendingMemoryJobs(opts: SweepOptions): Promise<{ jobs: JobRequest[]; fields: number }> {
-  const rows = await queryRows<Row>(
-    opts.db,
-    sql`SELECT id, revision,
-          importance_status = 'pending' AND (importance_claimed_until IS NULL OR importance_claimed_until < now()) AS imp,
-          embedding_status = 'pending' AND (embedding_claimed_until IS NULL OR embedding_claimed_until < now()) AS emb
-        FROM memories
-        WHERE (importance_status = 'pending' OR embedding_status = 'pending')
-          AND updated_at < now() - make_interval(secs => ${opts.afterMs / 1000}::float8)
-        ORDER BY updated_at LIMIT ${opts.limit}`,
-  );
+  const rows = await stalePending(opts.db, { afterMs: opts.afterMs, limit: opts.limit });
   // Sorted by id so two sweeps seeing the same rows build the same chunks, hence the same job ids.
-  const ref = (r: Row) => ({ memoryId: r.id, revision: r.revision });
-  const byId = rows.sort((a, b) => (a.id < b.id ? -1 : 1));
-  const emb = byId.filter((r) => r.emb).map(ref);
-  const imp = byId.filter((r) => r.imp).map(ref);
+  const ref = (r: StalePending) => ({ memoryId: r.memoryId, revision: r.revision });
+  const byId = rows.sort((a, b) => (a.memoryId < b.memoryId ? -1 : 1));
+  const emb = byId.filter((r) => r.embedding).map(ref);
+  const imp = byId.filter((r) => r.importance).map(ref);
   const jobs = [
     ...chunk(emb, opts.embedChunk).map((c) => jobRequest("memories.embed", { items: c })),
     ...chunk(imp, SCORE_CHUNK).map((c) => jobRequest("memories.score", { items: c })),

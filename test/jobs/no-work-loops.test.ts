@@ -26,3 +26,15 @@ it("no setImmediate/setInterval in src/ outside src/jobs/", () => {
 it("the check itself finds a loop (src/jobs/sweep.ts has one)", () => {
   expect(readFileSync("src/jobs/sweep.ts", "utf8")).toMatch(/\bsetInterval\s*\(/);
 });
+
+it("no enrichment column named as a string in raw SQL outside the schema (src/memory/enrichment/fields.ts)", () => {
+  const column = /\b(importance|embedding)_(status|error|claimed_by|claimed_until)\b/;
+  const offenders = files("src")
+    .filter((f) => !relative("src", f).startsWith("db/schema/"))
+    .flatMap((f) =>
+      readFileSync(f, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (column.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+  expect(offenders).toEqual([]);
+});

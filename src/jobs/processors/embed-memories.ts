@@ -1,5 +1,7 @@
-import { claimRows, errorText, markFailed } from "../claims";
-import { storeEmbeddings } from "../store";
+import { claimRows } from "../../memory/enrichment/claim";
+import { markFailed } from "../../memory/enrichment/fail";
+import { errorText } from "../../memory/enrichment/fields";
+import { storeEmbeddings } from "../../memory/enrichment/store";
 import { isFinalAttempt, type Processor } from "./types";
 
 /**

@@ -1,7 +1,9 @@
 import { InvalidProviderAnswer } from "../../lib/errors";
+import { type ClaimedRow, claimRows } from "../../memory/enrichment/claim";
+import { markFailed, recordInvalid } from "../../memory/enrichment/fail";
+import { errorText } from "../../memory/enrichment/fields";
+import { storeScores } from "../../memory/enrichment/store";
 import type { ImportanceScorer } from "../../providers/types";
-import { type ClaimedRow, claimRows, errorText, markFailed } from "../claims";
-import { recordInvalid, storeScores } from "../store";
 import { isFinalAttempt, type Processor } from "./types";
 
 /** Unusable replies tolerated per memory before it is marked failed (counted in `attempts`). */
