@@ -1,4 +1,6 @@
-import type { memories } from "../../db/schema";
+import { type SQL, sql } from "drizzle-orm";
+import { memories } from "../../db/schema";
+import { FIELDS, target } from "./fields";
 
 type MemorySet = Partial<typeof memories.$inferInsert>;
 
@@ -29,6 +31,11 @@ export const importanceGiven = (importance: number): MemorySet => ({
   importanceError: null,
   importanceSource: "caller",
 });
+
+/** `importanceGiven` as a raw `SET` list, for bulk updates written in SQL. */
+export const importanceGivenSql = (importance: number): SQL =>
+  sql`${target(memories.importance)} = ${importance}, ${target(FIELDS.importance.status)} = 'ready',
+    ${target(memories.importanceSource)} = 'caller', ${target(FIELDS.importance.error)} = NULL`;
 
 /** A caller-supplied vector of `model` (stored by the caller): the embedding is ready. */
 export const embeddingGiven = (model: string): MemorySet => ({
