@@ -3,6 +3,7 @@ import { createApp } from "./api/app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
 import { createLogger } from "./lib/logger";
+import { handleProcessLifecycle } from "./lib/process";
 import { createMetrics } from "./metrics";
 
 // `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
@@ -30,15 +31,13 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   });
 });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info("shutting down", { signal });
-  server.close();
-  // Workers and the sweep finish what they hold before the database closes.
-  await system.close();
-  process.exit(0);
-}
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+handleProcessLifecycle({
+  logger,
+  deadlineMs: config.shutdownMs,
+  async stop() {
+    // No new connections; requests in flight finish. Then workers and the sweep finish what they
+    // hold before the database closes. All of it within MEMSTREAM_SHUTDOWN_MS.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await system.close();
+  },
+});
