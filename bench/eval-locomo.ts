@@ -2,8 +2,9 @@
  * Retrieval quality on LoCoMo (dev split): `npm run eval:locomo`. Loads each conversation into
  * its own agent through the HTTP API (in-process), with the turns' own timestamps and offline
  * (USE-lite) vectors and importance, then asks every question (touch off, exact mode, the query
- * file's `now`) and prints recall@5/10/25 and NDCG@10 per category for: relevance only with
- * vector, lexical and hybrid relevance; the paper's default weights with vector and hybrid.
+ * file's `now`) and prints one table: recall@5/10/25 and NDCG@10 per category (and for the
+ * tuning and held-out halves, bench/lib/split.ts) for the paper preset, the service default,
+ * and relevance alone from each source, with the published references beside them.
  * Data: LOCOMO_DIR, default ../shared/eval/locomo-dev from the repo root (its licence forbids
  * copying it into this repository). Database: embedded PGlite in memory, or EVAL_DATABASE_URL
  * (a dedicated database, never a memstream_test* one), where the loaded turns are kept and
@@ -14,8 +15,9 @@ import { createApp } from "../src/api/app";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
-import type { RelevanceKind } from "../src/memory/retrieve/relevance";
+import { DEFAULT_PRESET } from "../src/memory/retrieve/presets";
 import { type Call, loadTurns, type Query, readLocomo, type Scores, score } from "./lib/locomo";
+import { HELD_OUT, split } from "./lib/split";
 import { printTable, writeResults } from "./lib/stats";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -56,14 +58,16 @@ const asked = queries.filter((q) => q.evidence.length > 0);
 const vectors = await embedder.embed(asked.map((q) => q.question));
 
 const IN_FLIGHT = 4;
-const GA = { recency: 1, importance: 1, relevance: 1 };
-const RELEVANCE_ONLY = { recency: 0, importance: 0, relevance: 1 };
-const configs: { weights: string; relevance: RelevanceKind; w: typeof GA }[] = [
-  { weights: "relevance only", relevance: "vector", w: RELEVANCE_ONLY },
-  { weights: "relevance only", relevance: "lexical", w: RELEVANCE_ONLY },
-  { weights: "relevance only", relevance: "hybrid", w: RELEVANCE_ONLY },
-  { weights: "GA default (1,1,1)", relevance: "vector", w: GA },
-  { weights: "GA default (1,1,1)", relevance: "hybrid", w: GA },
+const RELEVANCE_ONLY = { weights: { recency: 0, importance: 0, relevance: 1 } };
+// Item 6 of issue 14: the paper's formula, the service default (no ranking field given), and
+// relevance alone with each source. The default sends nothing but the query (text and vector).
+const configs: { name: string; body: Record<string, unknown> }[] = [
+  { name: "paper preset (1,1,1; 0.99/hour; vector)", body: { preset: "paper" } },
+  { name: `default (${DEFAULT_PRESET})`, body: {} },
+  { name: "relevance only, vector", body: { ...RELEVANCE_ONLY, relevance: "vector" } },
+  { name: "relevance only, lexical", body: { ...RELEVANCE_ONLY, relevance: "lexical" } },
+  { name: "relevance only, hybrid", body: { ...RELEVANCE_ONLY, relevance: "hybrid" } },
+  { name: "relevance only, contextual", body: { ...RELEVANCE_ONLY, relevance: "contextual" } },
 ];
 const rows: Record<string, string | number>[] = [];
 for (const c of configs) {
@@ -73,13 +77,12 @@ for (const c of configs) {
       `/v1/agents/${encodeURIComponent(agentOf(q.conversation_id))}/retrieve`,
       {
         query: q.question,
-        ...(c.relevance === "lexical" ? {} : { queryEmbedding: vectors[i] }),
-        relevance: c.relevance,
+        ...(c.body.relevance === "lexical" ? {} : { queryEmbedding: vectors[i] }),
         now: q.now,
         k: 25,
-        weights: c.w,
         touch: false,
         mode: "exact",
+        ...c.body,
       },
     )) as { memories: { metadata: { dia_id?: string } }[] };
     return {
@@ -100,12 +103,17 @@ for (const c of configs) {
     const cat = `${q.category} ${q.category_name}`;
     groups.set(cat, [...(groups.get(cat) ?? []), s]);
   }
+  const { tune, heldOut } = split(results, (r) => r.q.conversation_id);
   const sorted = [...groups].sort(([a], [b]) => a.localeCompare(b));
-  for (const [category, ss] of [...sorted, ["all", results.map((r) => r.s)] as const]) {
+  for (const [category, ss] of [
+    ...sorted,
+    ["all", results.map((r) => r.s)] as const,
+    ["all: tuning half", tune.map((r) => r.s)] as const,
+    [`all: held out (${HELD_OUT.join(", ")})`, heldOut.map((r) => r.s)] as const,
+  ]) {
     const mean = (f: (s: Scores) => number) => ss.reduce((a, s) => a + f(s), 0) / ss.length;
     rows.push({
-      weights: c.weights,
-      relevance: c.relevance,
+      ranking: c.name,
       category,
       n: ss.length,
       "recall@5": mean((s) => s.r5),
@@ -121,16 +129,23 @@ const fixed = (r: Record<string, string | number>) =>
   Object.fromEntries(
     Object.entries(r).map(([k, v]) => [k, typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : v]),
   );
-console.log(
-  `\nLoCoMo dev retrieval, ${asked.length} questions × ${configs.length} configurations in ${seconds.toFixed(0)} s`,
-);
-printTable(rows.map(fixed));
+// Published figures (LoCoMo paper, all 10 conversations, not only the dev 5), beside ours.
 const references = [
-  { retriever: "BM25 (plain, no stemming)", "recall@5": 0.518, "recall@10": 0.585, "recall@25": 0.669 },
-  { retriever: "DRAGON, dialogue turns (paper)", "recall@5": 0.567, "recall@10": 0.662, "recall@25": 0.767 },
+  {
+    ranking: "published: BM25 (plain, no stemming)",
+    "recall@5": 0.518,
+    "recall@10": 0.585,
+    "recall@25": 0.669,
+  },
+  { ranking: "published: DRAGON, dialogue turns", "recall@5": 0.567, "recall@10": 0.662, "recall@25": 0.767 },
 ];
-console.log("\nPublished references (all 10 conversations, not only the dev 5):");
-printTable(references.map(fixed));
+console.log(
+  `\nLoCoMo dev retrieval, ${asked.length} questions × ${configs.length} rankings in ${seconds.toFixed(0)} s (exact, touch off, k 25)`,
+);
+printTable([
+  ...rows.map(fixed),
+  ...references.map((r) => fixed({ ...r, category: "all (10 conversations)", n: "—", "ndcg@10": "—" })),
+]);
 console.log(
   `\nresults: ${writeResults("locomo", { at: new Date().toISOString(), embedder: embedder.modelId, dataset: fingerprint, rows, references })}`,
 );

@@ -80,6 +80,10 @@ const EnvSchema = z.object({
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
   /** Streams with more memories than this use the fast (index-driven) retrieve path in auto mode. */
   MEMSTREAM_FAST_RETRIEVE_THRESHOLD: z.coerce.number().int().min(0).default(50_000),
+  /** Pending memories a retrieve embeds inline (read your own writes); 0 = off. */
+  MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
+  /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
+  MEMSTREAM_RETRIEVE_EMBED_PENDING_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
   MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
@@ -121,7 +125,7 @@ export type Config = {
   jobs: JobsConfig;
   /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
   shutdownMs: number;
-  retrieval: { fastThreshold: number };
+  retrieval: { fastThreshold: number; fresh: { max: number; timeoutMs: number } };
   mcp: { defaultAgentId: string | null };
 };
 
@@ -218,7 +222,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     },
     shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,
-    retrieval: { fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD },
+    retrieval: {
+      fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD,
+      fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
+    },
     mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };
 }

@@ -35,5 +35,5 @@ export type MemoryDeps = {
   enrichment: EnrichmentNotifier;
   reflection: ReflectionScheduler;
   /** Retrieval tuning; defaults apply when absent. */
-  retrieval?: { fastThreshold: number };
+  retrieval?: { fastThreshold: number; fresh?: { max: number; timeoutMs: number } };
 };

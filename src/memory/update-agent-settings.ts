@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
 import type { MemoryDeps } from "./deps";
+import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
 
 export type AgentSettings = {
   agentId: string;
@@ -7,28 +9,54 @@ export type AgentSettings = {
   reflectionThreshold: number | null;
   /** The threshold in force: the agent's own, else the deployment default. */
   effectiveReflectionThreshold: number;
+  /** The agent's retrieve defaults; null = the service default. */
+  retrieval: RankingChoice | null;
+  /** What a retrieve giving no ranking fields ranks with. */
+  effectiveRetrieval: ResolvedRanking;
 };
+
+/** A settings change: a field left out keeps its value; null resets it to the deployment default. */
+export type AgentSettingsPatch = { reflectionThreshold?: number | null; retrieval?: RankingChoice | null };
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
 export async function updateAgentSettings(
   deps: Pick<MemoryDeps, "db" | "clock">,
   agentId: string,
-  patch: { reflectionThreshold: number | null },
+  patch: AgentSettingsPatch,
   defaults: { reflectionThreshold: number },
 ): Promise<AgentSettings> {
   const now = deps.clock.now();
+  const set = { ...patch, updatedAt: now };
   const [row] = await deps.db
     .insert(agentSettings)
-    .values({ agentId, reflectionThreshold: patch.reflectionThreshold, updatedAt: now })
-    .onConflictDoUpdate({
-      target: agentSettings.agentId,
-      set: { reflectionThreshold: patch.reflectionThreshold, updatedAt: now },
-    })
+    .values({ agentId, ...set })
+    .onConflictDoUpdate({ target: agentSettings.agentId, set })
     .returning();
+  return present(agentId, row ?? null, defaults);
+}
+
+/** Reads an agent's settings (defaults when it has set none). */
+export async function getAgentSettings(
+  deps: Pick<MemoryDeps, "db">,
+  agentId: string,
+  defaults: { reflectionThreshold: number },
+): Promise<AgentSettings> {
+  const [row] = await deps.db.select().from(agentSettings).where(eq(agentSettings.agentId, agentId));
+  return present(agentId, row ?? null, defaults);
+}
+
+function present(
+  agentId: string,
+  row: { reflectionThreshold: number | null; retrieval: RankingChoice | null } | null,
+  defaults: { reflectionThreshold: number },
+): AgentSettings {
   const threshold = row?.reflectionThreshold ?? null;
+  const retrieval = row?.retrieval ?? null;
   return {
     agentId,
     reflectionThreshold: threshold,
     effectiveReflectionThreshold: threshold ?? defaults.reflectionThreshold,
+    retrieval,
+    effectiveRetrieval: resolveRanking({}, retrieval),
   };
 }

@@ -62,7 +62,7 @@ describe("GET /metrics", () => {
     const retrieved = await t.app.request(`${agent}/retrieve`, {
       method: "POST",
       headers: json,
-      body: JSON.stringify({ query: "deploy", mode: "exact" }),
+      body: JSON.stringify({ query: "deploy", mode: "exact", relevance: "vector" }),
     });
     expect(retrieved.status).toBe(200);
 

@@ -217,7 +217,7 @@ describe("threshold trigger", () => {
     const agent = uniq("trigger");
     const put = await t.call("PUT", `/v1/agents/${agent}/settings`, { reflectionThreshold: 20 });
     expect(put.status).toBe(200);
-    expect(await put.json()).toEqual({
+    expect(await put.json()).toMatchObject({
       agentId: agent,
       reflectionThreshold: 20,
       effectiveReflectionThreshold: 20,

@@ -40,7 +40,12 @@ async function seed(agent: string, items: Item[]): Promise<string[]> {
 }
 
 async function retrieve(agent: string, body: object): Promise<{ status: number; body: Body }> {
-  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, { now: NOW, touch: false, ...body });
+  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+    now: NOW,
+    touch: false,
+    preset: "paper",
+    ...body,
+  });
   return { status: res.status, body: (await res.json()) as Body };
 }
 

@@ -190,14 +190,14 @@ describe("retrieve: hybrid relevance", () => {
 });
 
 describe("retrieve: relevance option validation and defaults", () => {
-  it("vector is the default: the same ranking and scores as before the option existed", async () => {
+  it("vector is the paper preset's: the same ranking and scores as before the option existed", async () => {
     const agent = uniq("def");
     await seed(agent, [
       { text: "same", vector: [1, 0, 0] },
       { text: "diagonal", vector: [1, 1, 0] },
       { text: "orthogonal", vector: [0, 0, 1] },
     ]);
-    const body = { queryEmbedding: [2, 0, 0], embeddingModel: MODEL, query: "orthogonal" };
+    const body = { queryEmbedding: [2, 0, 0], embeddingModel: MODEL, query: "orthogonal", preset: "paper" };
     const implicit = await retrieve(agent, body);
     expect(await retrieve(agent, { ...body, relevance: "vector" })).toEqual(implicit);
     expect(implicit.map((m) => m.description)).toEqual(["same", "diagonal", "orthogonal"]);

@@ -47,7 +47,13 @@ type Result = {
   scores: { recency: number; importance: number; relevance: number };
 };
 async function retrieve(agent: string, body: object): Promise<Result[]> {
-  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, { now: NOW, touch: false, ...body });
+  // These tests check the paper's formula by hand, so they ask for it (the default is `balanced`).
+  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+    now: NOW,
+    touch: false,
+    preset: "paper",
+    ...body,
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { memories: Result[] }).memories;
 }
@@ -148,6 +154,87 @@ describe("retrieve: the combined formula against a reference implementation", ()
       // Each memory's own score matches the reference, so with the line above the order is the reference order.
       for (const m of got) expect(want.find((w) => w.id === m.id)?.score).toBeCloseTo(m.score, 5);
     }
+  });
+});
+
+describe("retrieve: presets and the recency unit against the reference implementation", () => {
+  // Spread over weeks, so the unit matters: with hourly decay everything older than days is ~0.
+  const items: Seed[] = Array.from({ length: 20 }, (_, i) => ({
+    text: `memory ${i}`,
+    at: hoursAgo(((i * 37) % 60) * 11),
+    importance: i % 6 === 5 ? undefined : 1 + ((i * 7) % 10),
+    vector: i % 7 === 6 ? undefined : [Math.sin(i), Math.cos(2 * i), (i % 4) - 1.5],
+  }));
+  const query = [0.5, -0.4, 0.7];
+  const refOf = (ids: Record<string, string>): RefMemory[] =>
+    items.map((s) => ({
+      id: ids[s.text] as string,
+      lastAccessedAt: s.at,
+      importance: s.importance ?? null,
+      vector: s.vector ?? null,
+    }));
+  const ask = async (agent: string, body: object) => {
+    const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+      now: NOW,
+      touch: false,
+      queryEmbedding: query,
+      embeddingModel: MODEL,
+      k: 20,
+      ...body,
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { memories: Result[]; ranking: Record<string, unknown> };
+  };
+  // Vectors are stored as float4, so cosines differ from the float64 reference in the 8th digit.
+  const expectReference = (got: Result[], want: ReturnType<typeof referenceRanking>) => {
+    expect(got.map((m) => m.id)).toEqual(want.map((w) => w.id));
+    for (const m of got) expect(want.find((w) => w.id === m.id)?.score).toBeCloseTo(m.score, 6);
+  };
+
+  it("preset paper is the paper's formula: 1, 1, 1, 0.99 per hour, cosine", async () => {
+    const agent = uniq("paper");
+    const ids = await seed(agent, items);
+    const ref = refOf(ids);
+    const got = await ask(agent, { preset: "paper" });
+    const weights = { recency: 1, importance: 1, relevance: 1 };
+    expectReference(got.memories, referenceRanking(ref, { now: NOW, decay: 0.99, weights, query }));
+    expect(got.ranking).toMatchObject({
+      preset: "paper",
+      weights,
+      decay: 0.99,
+      recencyUnit: "hour",
+      relevance: "vector",
+    });
+  });
+
+  it("recencyUnit day applies the decay per day; reference is the reference code's weights", async () => {
+    const agent = uniq("unit");
+    const ids = await seed(agent, items);
+    const ref = refOf(ids);
+    const weights = { recency: 1, importance: 0.5, relevance: 2 };
+    const byDay = await ask(agent, { weights, decay: 0.9, recencyUnit: "day", relevance: "vector" });
+    expectReference(
+      byDay.memories,
+      referenceRanking(ref, { now: NOW, decay: 0.9, unitSeconds: 86_400, weights, query }),
+    );
+    expect(byDay.ranking).toMatchObject({
+      decay: 0.9,
+      recencyUnit: "day",
+      source: { recencyUnit: "request" },
+    });
+    const byWeek = await ask(agent, { weights, decay: 0.9, recencyUnit: "week", relevance: "vector" });
+    expectReference(
+      byWeek.memories,
+      referenceRanking(ref, { now: NOW, decay: 0.9, unitSeconds: 604_800, weights, query }),
+    );
+    const reference = await ask(agent, { preset: "reference" });
+    const gw = { recency: 0.5, importance: 2, relevance: 3 };
+    expectReference(reference.memories, referenceRanking(ref, { now: NOW, decay: 0.99, weights: gw, query }));
+    expect(reference.ranking).toMatchObject({
+      preset: "reference",
+      weights: gw,
+      source: { preset: "request" },
+    });
   });
 });
 

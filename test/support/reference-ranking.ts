@@ -13,6 +13,8 @@ export type RefMemory = {
 export type RefOptions = {
   now: string;
   decay: number;
+  /** Seconds per unit of age the decay applies to; default 3600 (the paper's hour). */
+  unitSeconds?: number;
   weights: { recency: number; importance: number; relevance: number };
   query: number[] | null;
 };
@@ -40,7 +42,8 @@ const scaler = (values: (number | null)[], missing: number) => {
 /** Scores every memory; returns them best first with their scaled components. */
 export function referenceRanking(memories: RefMemory[], o: RefOptions) {
   const now = Date.parse(o.now);
-  const rec = memories.map((m) => o.decay ** Math.max((now - Date.parse(m.lastAccessedAt)) / 3_600_000, 0));
+  const unitMs = (o.unitSeconds ?? 3_600) * 1_000;
+  const rec = memories.map((m) => o.decay ** Math.max((now - Date.parse(m.lastAccessedAt)) / unitMs, 0));
   const imp = memories.map((m) => m.importance);
   const rel = memories.map((m) => (o.query && m.vector ? cosine(m.vector, o.query) : null));
   const sRec = scaler(rec, 0);

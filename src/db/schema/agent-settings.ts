@@ -1,9 +1,15 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { RankingChoice } from "../../memory/retrieve/presets";
 
 /** Optional per-agent settings; an agent needs no row to have a stream. */
 export const agentSettings = pgTable("agent_settings", {
   agentId: text("agent_id").primaryKey(),
   /** Summed importance that triggers a reflection; null = the deployment default. */
   reflectionThreshold: integer("reflection_threshold"),
+  /**
+   * The agent's retrieve defaults (preset, weights, decay, recencyUnit, relevance), applied to
+   * fields a request leaves out; null = the service default. Validated by the settings route.
+   */
+  retrieval: jsonb("retrieval").$type<RankingChoice>(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });

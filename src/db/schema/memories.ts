@@ -70,6 +70,11 @@ export const memories = pgTable(
     index("memories_pending_idx")
       .on(t.updatedAt)
       .where(sql`${t.importanceStatus} = 'pending' OR ${t.embeddingStatus} = 'pending'`),
+    // Retrieve embeds an agent's few newest memories still waiting for a vector inline (read
+    // your own writes); this finds them without walking the agent's whole stream.
+    index("memories_agent_embedding_pending_idx")
+      .on(t.agentId, t.insertedAt.desc())
+      .where(sql`${t.embeddingStatus} = 'pending'`),
     check("memories_kind_check", sql`${t.kind} IN ('observation', 'reflection', 'plan', 'document')`),
     check("memories_importance_check", sql`${t.importance} IS NULL OR ${t.importance} BETWEEN 1 AND 10`),
     check("memories_importance_status_check", sql`${t.importanceStatus} IN ('pending', 'ready', 'failed')`),

@@ -27,6 +27,7 @@ export type ContextInput = RetrieveInput & {
 export type ContextResult = {
   memories: ScoredMemory[];
   mode: RetrieveResult["mode"];
+  ranking: RetrieveResult["ranking"];
   context: {
     /** The block, present when format is "text". */
     text?: string;
@@ -51,7 +52,7 @@ export async function retrieveContext(
 ): Promise<ContextResult> {
   const { maxTokens, format, ...rest } = input;
   const k = rest.k ?? (maxTokens === undefined ? RETRIEVE_DEFAULTS.k : CONTEXT_DEFAULT_K);
-  const { memories: ranked, mode } = await retrieve(deps, agentId, { ...rest, k, touch: false });
+  const { memories: ranked, mode, ranking } = await retrieve(deps, agentId, { ...rest, k, touch: false });
   const count = createTokenCounter(encoding);
   const fitted =
     maxTokens === undefined
@@ -70,5 +71,5 @@ export async function retrieveContext(
   }
   const context: ContextResult["context"] = { tokens: fitted.tokens, encoding, truncated: fitted.truncated };
   if (format === "text") context.text = formatContext(fitted.memories);
-  return { memories: fitted.memories, mode, context };
+  return { memories: fitted.memories, mode, ranking, context };
 }

@@ -11,12 +11,13 @@ import { relevanceSql } from "./relevance";
  * Rules for memories that are not fully enriched (documented in the README and OpenAPI):
  * - importance not yet scored: the scaled importance is 0.5; min/max use scored memories only.
  * - no vector of the query's model: the scaled relevance is 0 (lowest); min/max use embedded ones.
+ *   A pending memory embedded at retrieve time (`p.fresh`) counts as embedded.
  * - a component that is equal across the candidate set (incl. a single candidate) scales to 0.5.
  * The distance is computed once per candidate (materialized CTE), not once per window.
  */
 export function exactRankQuery(p: RankParams): SQL {
   const where = and(...filterConditions(p.agentId, p.filters));
-  const rel = relevanceSql(p.agentId, p.query, p.lexical, where);
+  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
   return sql`
     WITH ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id,

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
 import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
+import { freshSql } from "./relevance";
 
 export type CandidateSizes = { relevance: number; recency: number; importance: number };
 
@@ -43,9 +44,11 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
   const n = sizes.relevance;
   const agent = p.agentId;
   const q = p.query && index ? { ...p.query, index } : null;
-  const relevance = q ? sql`1 - (e.embedding <=> ${q.vector}::vector)` : sql`NULL::float8`;
+  // Memories embedded at retrieve time (no stored vector yet) are candidates with their fresh vector.
+  const fresh = freshSql(q ? (p.fresh ?? []) : [], "m.id");
+  const relevance = q ? sql`1 - (${fresh.embedding} <=> ${q.vector}::vector)` : sql`NULL::float8`;
   const join = q
-    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}`
+    ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ${q.model} AND e.dimensions = ${q.dimensions} ${fresh.join}`
     : sql``;
   // Model and dimension are inlined: with bind parameters a generic plan cannot prove the
   // partial index's predicate, and would fall back to scanning the agent's vectors.
@@ -75,7 +78,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
     sql`SELECT id, importance, last_accessed_at FROM memories WHERE agent_id = ${agent} AND ${cond}
         ORDER BY last_accessed_at DESC LIMIT ${sizes.importance}`;
   return sql`
-    WITH bnd AS MATERIALIZED (
+    WITH ${fresh.cte} bnd AS MATERIALIZED (
       SELECT ${rec(sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
         ${rec(sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
         (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
@@ -88,7 +91,8 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
         CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) x CROSS JOIN bnd
       ORDER BY ${recImp} DESC LIMIT ${sizes.importance}
     ),
-    ids AS (SELECT id FROM rel_ids UNION SELECT id FROM recent_ids UNION SELECT id FROM important_ids),
+    ids AS (SELECT id FROM rel_ids UNION SELECT id FROM recent_ids UNION SELECT id FROM important_ids
+      ${p.fresh?.length && q ? sql`UNION SELECT id FROM fresh` : sql``}),
     cand AS MATERIALIZED (
       SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
       FROM ids JOIN memories m ON m.id = ids.id ${join}

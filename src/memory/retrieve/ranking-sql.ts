@@ -2,6 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { isoUtc } from "../../db/iso";
 import { FIELDS, target } from "../enrichment/fields";
 import type { MemoryFilters } from "../filters";
+import type { FreshVector } from "./agent-state";
+import { RECENCY_UNITS, type RecencyUnit } from "./presets";
 import type { LexicalQuery } from "./relevance";
 
 // The ranking SQL shared by the exact and fast queries: parameters, raw recency, min-max scaling
@@ -15,28 +17,33 @@ export type RankParams = {
   filters: MemoryFilters;
   /** Query vector as pgvector text (`[0.1,0.2,...]`), its model and dimension; null = no relevance. */
   query: { vector: string; model: string; dimensions: number } | null;
+  /** Vectors embedded at retrieve time for candidates without one (read your own writes). */
+  fresh?: FreshVector[];
   /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
   lexical?: LexicalQuery;
   now: Date;
   decay: number;
+  /** The time unit `decay` applies per; absent = hour (the paper's). */
+  recencyUnit?: RecencyUnit;
   weights: { recency: number; importance: number; relevance: number };
   k: number;
   touch: boolean;
 };
 
 /**
- * The raw recency of a last-access column: decay^(hours since access, ≥ 0), all in float8.
+ * The raw recency of a last-access column: decay^(units since access, ≥ 0), all in float8.
  * `date_part` returns float8; `extract` returns numeric since PG14, and numeric arithmetic
  * on every row cost ~45 ms per 100k memories. The two differ by at most one ulp.
  * Postgres raises on float8 underflow instead of rounding to 0 (0.99^h does past ~8 years), so
- * the hours are capped where decay^hours reaches e^-600: older memories tie at that floor.
+ * the units are capped where decay^units reaches e^-600: older memories tie at that floor.
  */
-export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
-  return sql`power(${p.decay}::float8, least(greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0), ${maxRecencyHours(p.decay)}::float8))`;
+export function recencyOf(p: Pick<RankParams, "decay" | "now" | "recencyUnit">, column: SQL): SQL {
+  const unit = sql.raw(String(RECENCY_UNITS[p.recencyUnit ?? "hour"]));
+  return sql`power(${p.decay}::float8, least(greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / ${unit}, 0), ${maxRecencyUnits(p.decay)}::float8))`;
 }
 
-/** Hours after which decay^hours would fall below e^-600 (no cap for decay 1). */
-export function maxRecencyHours(decay: number): number {
+/** Units after which decay^units would fall below e^-600 (no cap for decay 1). */
+export function maxRecencyUnits(decay: number): number {
   return decay < 1 ? RECENCY_FLOOR_EXPONENT / -Math.log(decay) : Number.MAX_VALUE;
 }
 const RECENCY_FLOOR_EXPONENT = 600;

@@ -1,16 +1,24 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { FreshVector } from "./agent-state";
 
 /**
- * Where relevance comes from: `vector` = cosine similarity to the query vector (the paper's,
- * the default); `lexical` = BM25 of the query's words; `hybrid` = both, fused.
+ * Where relevance comes from: `vector` = cosine similarity to the query vector (the paper's);
+ * `lexical` = BM25 of the query's words; `hybrid` = both, fused; `contextual` = hybrid plus a
+ * share of the better of the memory's two neighbours in the stream (conversation context).
  */
-export type RelevanceKind = "vector" | "lexical" | "hybrid";
+export type RelevanceKind = "vector" | "lexical" | "hybrid" | "contextual";
+export const RELEVANCE_KINDS = [
+  "vector",
+  "lexical",
+  "hybrid",
+  "contextual",
+] as const satisfies RelevanceKind[];
 
 /** The query vector as pgvector text, its model and dimension. */
 export type QueryVector = { vector: string; model: string; dimensions: number };
 
 /** Lexical relevance needs the query's text; absent means `vector` relevance. */
-export type LexicalQuery = { kind: "lexical" | "hybrid"; text: string };
+export type LexicalQuery = { kind: Exclude<RelevanceKind, "vector">; text: string };
 
 /**
  * BM25's usual constants (Robertson; Lucene's defaults). On LoCoMo dev other values within
@@ -23,6 +31,13 @@ export const BM25 = { k1: 1.2, b: 0.75 } as const;
  * LoCoMo dev (docs/adr/0008-hybrid-relevance.md).
  */
 export const HYBRID_VECTOR_SHARE = 0.6;
+
+/**
+ * Contextual relevance: hybrid' + this share × max(hybrid' of the previous and the next memory
+ * of the candidate set by createdAt). A turn that answers a question is often the reply to, or
+ * followed by, the turn that names its subject. Measured on LoCoMo dev (docs/adr/0014).
+ */
+export const CONTEXT_SHARE = 0.7;
 
 /** The text search configuration of `memories.description_tsv` (must match the migration). */
 const TS_CONFIG = sql.raw("'english'::regconfig");
@@ -45,14 +60,18 @@ export function relevanceSql(
   vector: QueryVector | null,
   lexical: LexicalQuery | undefined,
   where: SQL | undefined,
+  fresh: FreshVector[] = [],
 ): { ctes: SQL; join: SQL; expr: SQL } {
-  const cosine = vector ? sql`1 - (e.embedding <=> ${vector.vector}::vector)` : sql`NULL::float8`;
+  const f = vector
+    ? freshSql(fresh, "memories.id")
+    : { cte: sql``, join: sql``, embedding: sql`e.embedding` };
+  const cosine = vector ? sql`1 - (${f.embedding} <=> ${vector.vector}::vector)` : sql`NULL::float8`;
   const embeddings = vector
     ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = memories.id AND e.model = ${vector.model}
-        AND e.dimensions = ${vector.dimensions} AND e.agent_id = ${agentId}`
+        AND e.dimensions = ${vector.dimensions} AND e.agent_id = ${agentId} ${f.join}`
     : sql``;
-  if (!lexical) return { ctes: sql``, join: embeddings, expr: cosine };
-  const bm25 = bm25Ctes(lexical.text, where);
+  if (!lexical) return { ctes: f.cte, join: embeddings, expr: cosine };
+  const bm25 = sql`${f.cte}${bm25Ctes(lexical.text, where)}`;
   if (lexical.kind === "lexical") {
     return {
       ctes: bm25,
@@ -61,18 +80,49 @@ export function relevanceSql(
     };
   }
   const a = HYBRID_VECTOR_SHARE;
-  return {
-    ctes: sql`${bm25}
+  const fused = sql`${bm25}
     rel_raw AS MATERIALIZED (
-      SELECT memories.id, ${cosine} AS cos, coalesce(lex.score, 0) AS bm25
+      SELECT memories.id, memories.created_at AS at, ${cosine} AS cos, coalesce(lex.score, 0) AS bm25
       FROM memories ${embeddings} LEFT JOIN lex ON lex.id = memories.id
       WHERE ${where}
     ),
     rel_fused AS (
-      SELECT id, ${a}::float8 * ${minMax("cos", 0)} + ${1 - a}::float8 * ${minMax("bm25", 0)} AS rel FROM rel_raw
+      SELECT id, at, ${a}::float8 * ${minMax("cos", 0)} + ${1 - a}::float8 * ${minMax("bm25", 0)} AS rel FROM rel_raw
+    ),`;
+  if (lexical.kind === "hybrid") {
+    return {
+      ctes: fused,
+      join: sql`LEFT JOIN rel_fused ON rel_fused.id = memories.id`,
+      expr: sql`rel_fused.rel`,
+    };
+  }
+  // Neighbours in createdAt order (id breaks ties); the first and last memory have one neighbour.
+  return {
+    ctes: sql`${fused}
+    rel_ctx AS (
+      SELECT id, rel + ${CONTEXT_SHARE}::float8 * greatest(coalesce(lag(rel) OVER w, 0), coalesce(lead(rel) OVER w, 0)) AS rel
+      FROM rel_fused WINDOW w AS (ORDER BY at, id COLLATE "C")
     ),`,
-    join: sql`LEFT JOIN rel_fused ON rel_fused.id = memories.id`,
-    expr: sql`rel_fused.rel`,
+    join: sql`LEFT JOIN rel_ctx ON rel_ctx.id = memories.id`,
+    expr: sql`rel_ctx.rel`,
+  };
+}
+
+/**
+ * Vectors embedded at retrieve time for memories that have none yet (agent-state.ts), as a
+ * `fresh (id, embedding)` CTE joined on `idColumn`; `embedding` is the stored vector, else the
+ * fresh one. Empty list: no CTE, no join, the stored vector alone (the query is unchanged).
+ */
+export function freshSql(fresh: FreshVector[], idColumn: string): { cte: SQL; join: SQL; embedding: SQL } {
+  if (fresh.length === 0) return { cte: sql``, join: sql``, embedding: sql`e.embedding` };
+  const rows = sql.join(
+    fresh.map((v) => sql`(${v.id}, ${v.vector}::vector)`),
+    sql`, `,
+  );
+  return {
+    cte: sql`fresh (id, embedding) AS (VALUES ${rows}),`,
+    join: sql`LEFT JOIN fresh ON fresh.id = ${sql.raw(idColumn)}`,
+    embedding: sql`coalesce(e.embedding, fresh.embedding)`,
   };
 }
 

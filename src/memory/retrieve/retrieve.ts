@@ -8,9 +8,17 @@ import { resolveEmbeddingModel } from "../embedding-model";
 import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { ScoredMemory } from "../types";
+import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
 import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
 import { chooseMode, DEFAULT_FAST_THRESHOLD, type RetrieveMode } from "./mode";
+import {
+  type PresetName,
+  type RecencyUnit,
+  type ResolvedRanking,
+  resolveRanking,
+  type Weights,
+} from "./presets";
 import type { RankParams } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { touchMemories } from "./touch";
@@ -23,8 +31,12 @@ export type RetrieveInput = {
   /** Model of `queryEmbedding`; defaults to the configured embedder's model. */
   embeddingModel?: string;
   k?: number;
-  weights?: { recency?: number; importance?: number; relevance?: number };
+  /** A named ranking (presets.ts); fields given beside it override its values. */
+  preset?: PresetName;
+  weights?: Partial<Weights>;
   decay?: number;
+  /** The time unit `decay` applies per. */
+  recencyUnit?: RecencyUnit;
   /** ISO 8601 "now" for recency (simulated time); defaults to the clock. */
   now?: string;
   /** Mark returned memories as accessed now (the paper's behaviour). */
@@ -37,17 +49,22 @@ export type RetrieveInput = {
   relevance?: RelevanceKind;
 };
 
-/** The ranked memories and which path ranked them. */
-export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast" };
+/** The ranked memories, which path ranked them and the ranking values in force. */
+export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast"; ranking: ResolvedRanking };
 
+/** Defaults of the non-ranking fields; ranking defaults come from presets.ts and the agent. */
 export const RETRIEVE_DEFAULTS = {
   k: 10,
-  decay: 0.99,
-  weights: { recency: 1, importance: 1, relevance: 1 },
   touch: true,
   mode: "auto",
-  relevance: "vector",
 } as const;
+
+/**
+ * Read your own writes: up to `max` of the candidate set's newest memories still waiting for a
+ * vector are embedded inline (the offline embedder takes ~30 ms a sentence), within `timeoutMs`;
+ * past either bound they keep relevance 0 until the pipeline embeds them. max 0 turns it off.
+ */
+export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
 type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
 
@@ -60,16 +77,31 @@ export async function retrieve(
   agentId: string,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
-  const lexical = lexicalQuery(input);
+  const filters = { ...input.filters, kinds: input.kinds };
+  const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  const agent = await readAgentState(deps.db, agentId, filters, fresh.max);
+  const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
+  const lexical = lexicalQuery(input, ranking.relevance);
+  // Lexical relevance never needs the query embedded, so the embedder is not called.
+  const vectorRelevance = lexical?.kind !== "lexical" && (input.queryEmbedding || input.query?.trim());
+  const [query, freshVectors] = await Promise.all([
+    vectorRelevance ? queryVector(deps, input) : null,
+    vectorRelevance && usesEmbedder(deps, input)
+      ? embedPending(deps.embedder, agent.pending, fresh.timeoutMs)
+      : [],
+  ]);
   const params: RankParams = {
     agentId,
-    filters: { ...input.filters, kinds: input.kinds },
-    // Lexical relevance never needs the query embedded, so the embedder is not called.
-    query: lexical?.kind === "lexical" ? null : await queryVector(deps, input),
+    filters,
+    query,
+    fresh: freshVectors.filter(
+      (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
+    ),
     lexical,
     now: input.now ? new Date(input.now) : deps.clock.now(),
-    decay: input.decay ?? RETRIEVE_DEFAULTS.decay,
-    weights: { ...RETRIEVE_DEFAULTS.weights, ...input.weights },
+    decay: ranking.decay,
+    recencyUnit: ranking.recencyUnit,
+    weights: ranking.weights,
     k: input.k ?? RETRIEVE_DEFAULTS.k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
   };
@@ -100,7 +132,7 @@ export async function retrieve(
       relevance: Number(r.sRelevance),
     },
   }));
-  return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode };
+  return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode, ranking };
 }
 
 /**
@@ -120,15 +152,29 @@ async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   );
 }
 
+/**
+ * Lexical and hybrid relevance need the query's text. When a default (the agent's or the
+ * preset's) asks for them and the request has no text (only a vector, or no query at all), the
+ * request ranks with vector relevance, and the response says so; asked for explicitly, it is a 400.
+ */
+function withQueryText(ranking: ResolvedRanking, input: RetrieveInput): ResolvedRanking {
+  const hasText = input.query !== undefined && input.query.trim() !== "";
+  if (ranking.relevance === "vector" || hasText || ranking.source.relevance === "request") return ranking;
+  return { ...ranking, relevance: "vector" };
+}
+
 /** The query text for lexical or hybrid relevance, which need it; undefined for `vector`. */
-function lexicalQuery(input: RetrieveInput): LexicalQuery | undefined {
-  const kind = input.relevance ?? RETRIEVE_DEFAULTS.relevance;
+function lexicalQuery(input: RetrieveInput, kind: RelevanceKind): LexicalQuery | undefined {
   if (kind === "vector") return undefined;
   if (input.query === undefined || input.query.trim() === "") {
     throw new Invalid(`relevance ${kind} needs the query text in query`, { field: "query" });
   }
   return { kind, text: input.query };
 }
+
+/** Whether the query vector is the configured embedder's (fresh vectors are that model's). */
+const usesEmbedder = (deps: MemoryDeps, input: RetrieveInput) =>
+  (input.embeddingModel ?? deps.embedder.modelId) === deps.embedder.modelId;
 
 async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<RankParams["query"]> {
   if (input.queryEmbedding) {

@@ -1,11 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { MIN_POSITIVE_WEIGHT, Text } from "../../../lib/storable";
+import { Text } from "../../../lib/storable";
 import { CONTEXT_DEFAULT_K, retrieveContext } from "../../../memory/context/retrieve-context";
 import { TOKEN_ENCODINGS } from "../../../memory/context/tokens";
 import { LIMITS } from "../../../memory/limits";
+import { DEFAULT_PRESET } from "../../../memory/retrieve/presets";
 import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/relevance";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
+import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import {
   AgentParam,
   apiErrors,
@@ -18,12 +20,6 @@ import {
   ModelId,
   Vector,
 } from "../../schemas";
-
-const Weight = z
-  .number()
-  .min(0)
-  .max(100)
-  .refine((w) => w === 0 || w >= MIN_POSITIVE_WEIGHT, `a weight is 0 or at least ${MIN_POSITIVE_WEIGHT}`);
 
 const RetrieveBody = z
   .object({
@@ -42,23 +38,13 @@ const RetrieveBody = z
       .openapi({
         description: `Results; default ${RETRIEVE_DEFAULTS.k}, or ${CONTEXT_DEFAULT_K} candidates when maxTokens is given`,
       }),
-    weights: z
-      .object({ recency: Weight.optional(), importance: Weight.optional(), relevance: Weight.optional() })
-      .strict()
-      .optional(),
-    decay: z.number().gt(0).max(1).default(RETRIEVE_DEFAULTS.decay),
+    ...RankingFields,
     now: IsoTime.optional(),
     touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
       description: "exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks",
     }),
-    relevance: z
-      .enum(["vector", "lexical", "hybrid"])
-      .default(RETRIEVE_DEFAULTS.relevance)
-      .openapi({
-        description: `vector (default, the paper's): cosine similarity to the query embedding; lexical: BM25 of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'. lexical and hybrid need query and rank exactly`,
-      }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
       .strict()
@@ -96,8 +82,8 @@ const route = createRoute({
   summary: "Rank memories by recency, importance and relevance (Generative Agents)",
   description: [
     "score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set",
-    "(the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0), floored at e^-600;",
-    "importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default).",
+    "(the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600;",
+    "importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's).",
     `With relevance \`lexical\`, relevance = Okapi BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's English lexemes (stemmed, stop words`,
     "dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`,",
     `relevance = ${HYBRID_VECTOR_SHARE}·cosine' + ${1 - HYBRID_VECTOR_SHARE}·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector;`,
@@ -108,6 +94,10 @@ const route = createRoute({
     "With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first",
     "prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`),",
     "and only those are touched.",
+    "Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults",
+    `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
+    "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
+    "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
     "mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an",
     "HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes",
     "(approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
@@ -126,7 +116,12 @@ const route = createRoute({
   },
   responses: {
     200: json(
-      z.object({ memories: z.array(Scored), mode: z.enum(["exact", "fast"]), context: Context.optional() }),
+      z.object({
+        memories: z.array(Scored),
+        mode: z.enum(["exact", "fast"]),
+        ranking: RankingInForce,
+        context: Context.optional(),
+      }),
       "Best first",
     ),
     ...apiErrors.agentWrite,
@@ -138,11 +133,12 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const timer = deps.metrics.retrieveDuration.startTimer({ relevance: body.relevance });
+    const timer = deps.metrics.retrieveDuration.startTimer();
     const result =
       body.maxTokens !== undefined || body.format !== undefined
         ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
         : await retrieve(deps.memory, agentId, body);
-    timer({ mode: result.mode });
+    // The relevance that ranked (a default may have supplied it), not the request's field.
+    timer({ mode: result.mode, relevance: result.ranking.relevance });
     return c.json(result, 200);
   });

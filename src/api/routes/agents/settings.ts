@@ -1,13 +1,30 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { LIMITS } from "../../../memory/limits";
-import { updateAgentSettings } from "../../../memory/update-agent-settings";
+import { getAgentSettings, updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
+import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import { AgentParam, apiErrors, json } from "../../schemas";
+
+const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
+  description: "Retrieve defaults for this agent: used for fields a retrieve request leaves out",
+});
 
 const Body = z
   .object({
-    reflectionThreshold: z.number().int().min(0).max(LIMITS.maxReflectionThreshold).nullable().openapi({
-      description: "Summed importance that triggers a reflection; 0 = off; null = deployment default",
+    reflectionThreshold: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.maxReflectionThreshold)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "Summed importance that triggers a reflection; 0 = off; null = deployment default; absent = unchanged",
+      }),
+    retrieval: Retrieval.nullable().optional().openapi({
+      description:
+        "The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged",
     }),
   })
   .strict();
@@ -17,14 +34,16 @@ const Settings = z
     agentId: z.string(),
     reflectionThreshold: z.number().nullable(),
     effectiveReflectionThreshold: z.number(),
+    retrieval: Retrieval.nullable(),
+    effectiveRetrieval: RankingInForce,
   })
   .openapi("AgentSettings");
 
-const route = createRoute({
+const put = createRoute({
   method: "put",
   path: "/v1/agents/{agentId}/settings",
   tags: ["agents"],
-  summary: "Set the agent's settings (reflection threshold)",
+  summary: "Set the agent's settings (reflection threshold, retrieve defaults)",
   request: {
     params: AgentParam,
     body: {
@@ -35,11 +54,23 @@ const route = createRoute({
   responses: { 200: json(Settings, "The settings now in force"), ...apiErrors.agentWrite },
 });
 
-export const registerAgentSettings = (app: App, deps: AppDeps) =>
-  app.openapi(route, async (c) => {
+const get = createRoute({
+  method: "get",
+  path: "/v1/agents/{agentId}/settings",
+  tags: ["agents"],
+  summary: "The agent's settings and the values in force",
+  request: { params: AgentParam },
+  responses: { 200: json(Settings, "The settings in force"), ...apiErrors.agentRead },
+});
+
+export const registerAgentSettings = (app: App, deps: AppDeps) => {
+  const defaults = () => ({ reflectionThreshold: deps.config.reflectionThreshold });
+  app.openapi(put, async (c) => {
     const { agentId } = c.req.valid("param");
-    const settings = await updateAgentSettings(deps.memory, agentId, c.req.valid("json"), {
-      reflectionThreshold: deps.config.reflectionThreshold,
-    });
-    return c.json(settings, 200);
+    return c.json(await updateAgentSettings(deps.memory, agentId, c.req.valid("json"), defaults()), 200);
   });
+  app.openapi(get, async (c) => {
+    const { agentId } = c.req.valid("param");
+    return c.json(await getAgentSettings(deps.memory, agentId, defaults()), 200);
+  });
+};

@@ -1,0 +1,73 @@
+import { z } from "@hono/zod-openapi";
+import { MIN_POSITIVE_WEIGHT } from "../lib/storable";
+import { PRESET_NAMES, PRESETS, RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/presets";
+import { BM25, CONTEXT_SHARE, HYBRID_VECTOR_SHARE, RELEVANCE_KINDS } from "../memory/retrieve/relevance";
+
+/** The ranking fields shared by retrieve requests and an agent's retrieve defaults (settings). */
+
+// A positive weight below 1e-6 underflows float8 in the weighted sum (storable.ts): 0 or at least that.
+const Weight = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((w) => w === 0 || w >= MIN_POSITIVE_WEIGHT, `a weight is 0 or at least ${MIN_POSITIVE_WEIGHT}`);
+const UNITS = Object.keys(RECENCY_UNITS) as [RecencyUnit, ...RecencyUnit[]];
+const RELEVANCE = RELEVANCE_KINDS;
+
+const presetList = PRESET_NAMES.map((name) => {
+  const p = PRESETS[name];
+  const w = p.weights;
+  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}`;
+}).join("; ");
+
+export const RankingFields = {
+  preset: z
+    .enum(PRESET_NAMES)
+    .optional()
+    .openapi({
+      description: `A named ranking (recency/importance/relevance weights, decay, relevance): ${presetList}`,
+    }),
+  weights: z
+    .object({ recency: Weight.optional(), importance: Weight.optional(), relevance: Weight.optional() })
+    .strict()
+    .optional(),
+  decay: z
+    .number()
+    .gt(0)
+    .max(1)
+    .optional()
+    .openapi({ description: "recency = decay^(time since last access in recencyUnit)" }),
+  recencyUnit: z
+    .enum(UNITS)
+    .optional()
+    .openapi({ description: "The time unit decay applies per (paper: hour)" }),
+  relevance: z
+    .enum(RELEVANCE)
+    .optional()
+    .openapi({
+      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly`,
+    }),
+};
+
+const Source = z.enum(["request", "agent", "preset"]);
+
+/** The values that ranked a retrieve and where each came from. */
+export const RankingInForce = z
+  .object({
+    preset: z.enum(PRESET_NAMES),
+    weights: z.object({ recency: z.number(), importance: z.number(), relevance: z.number() }),
+    decay: z.number(),
+    recencyUnit: z.enum(UNITS),
+    relevance: z.enum(RELEVANCE),
+    source: z.object({
+      preset: z.enum(["request", "agent", "default"]),
+      weights: Source,
+      decay: Source,
+      recencyUnit: Source,
+      relevance: Source,
+    }),
+  })
+  .openapi("Ranking", {
+    description:
+      "The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's",
+  });

@@ -1,0 +1,109 @@
+import type { RelevanceKind } from "./relevance";
+
+/** Seconds in each unit recency's decay can be expressed per: recency = decay^(age / unit). */
+export const RECENCY_UNITS = { minute: 60, hour: 3_600, day: 86_400, week: 604_800 } as const;
+export type RecencyUnit = keyof typeof RECENCY_UNITS;
+
+export type Weights = { recency: number; importance: number; relevance: number };
+
+/** Everything that decides how memories are ordered (besides the query itself). */
+export type Ranking = { weights: Weights; decay: number; recencyUnit: RecencyUnit; relevance: RelevanceKind };
+
+/**
+ * Named rankings. `paper` is Park et al. 2023 as written (1, 1, 1; 0.99 per hour; cosine).
+ * `reference` is the Generative Agents reference code's multipliers (`gw = [0.5, 3, 2]` for
+ * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
+ * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
+ * `balanced`, the service default, was chosen on LoCoMo dev and the knowledge-update test
+ * (docs/adr/0014-default-ranking.md): relevance 1.5× recency, decay per day, contextual relevance.
+ */
+export const PRESETS = {
+  paper: {
+    weights: { recency: 1, importance: 1, relevance: 1 },
+    decay: 0.99,
+    recencyUnit: "hour",
+    relevance: "vector",
+  },
+  reference: {
+    weights: { recency: 0.5, importance: 2, relevance: 3 },
+    decay: 0.99,
+    recencyUnit: "hour",
+    relevance: "vector",
+  },
+  balanced: {
+    weights: { recency: 1, importance: 0.5, relevance: 1.5 },
+    decay: 0.993,
+    recencyUnit: "day",
+    relevance: "contextual",
+  },
+} as const satisfies Record<string, Ranking>;
+
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as [PresetName, ...PresetName[]];
+
+/** The service-wide default: what a retrieve with no ranking fields, for an agent with no defaults, uses. */
+export const DEFAULT_PRESET: PresetName = "balanced";
+
+/** Ranking fields as a request or an agent's defaults give them: each may be left out. */
+export type RankingChoice = {
+  preset?: PresetName;
+  weights?: Partial<Weights>;
+  decay?: number;
+  recencyUnit?: RecencyUnit;
+  relevance?: RelevanceKind;
+};
+
+/** Where a value in force came from: the request, the agent's defaults, or the preset in force. */
+export type RankingSource = "request" | "agent" | "preset";
+
+/** The ranking in force and, per field, where it came from (reported in the retrieve response). */
+export type ResolvedRanking = Ranking & {
+  preset: PresetName;
+  /** `preset`: who named the preset (`default` = the service default). */
+  source: { preset: "request" | "agent" | "default" } & Record<keyof Ranking, RankingSource>;
+};
+
+/**
+ * The ranking for a request: explicit request values win; then, when the request names no
+ * preset, the agent's own values; the rest comes from the preset (the request's, else the
+ * agent's, else the service default). A request naming a preset asks for that preset, so the
+ * agent's individual values are not mixed into it.
+ */
+export function resolveRanking(request: RankingChoice, agent: RankingChoice | null): ResolvedRanking {
+  const layers: ["request" | "agent", RankingChoice][] = [["request", request]];
+  if (request.preset === undefined && agent) layers.push(["agent", agent]);
+  const presetFrom = layers.find(([, l]) => l.preset !== undefined);
+  const preset = presetFrom?.[1].preset ?? DEFAULT_PRESET;
+  const base: Ranking = PRESETS[preset];
+  const pick = <K extends "decay" | "recencyUnit" | "relevance">(key: K): [Ranking[K], RankingSource] => {
+    for (const [source, l] of layers) {
+      const v = l[key];
+      if (v !== undefined) return [v as Ranking[K], source];
+    }
+    return [base[key], "preset"];
+  };
+  const weights = { ...base.weights };
+  let weightsFrom: RankingSource = "preset";
+  for (const [source, l] of [...layers].reverse()) {
+    const given = Object.entries(l.weights ?? {}).filter(([, v]) => v !== undefined);
+    if (given.length > 0) weightsFrom = source;
+    Object.assign(weights, Object.fromEntries(given));
+  }
+  const [decay, decayFrom] = pick("decay");
+  const [recencyUnit, unitFrom] = pick("recencyUnit");
+  const [relevance, relevanceFrom] = pick("relevance");
+  return {
+    preset,
+    weights,
+    decay,
+    recencyUnit,
+    relevance,
+    source: {
+      preset: presetFrom?.[0] ?? "default",
+      weights: weightsFrom,
+      decay: decayFrom,
+      recencyUnit: unitFrom,
+      relevance: relevanceFrom,
+    },
+  };
+}

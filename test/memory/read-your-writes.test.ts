@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { noEnrichment } from "../../src/memory/deps";
+import { uniq } from "../support/env";
+import { startTestSystem, type TestSystem } from "../support/system";
+
+// An agent that observes and at once asks must find what it just wrote by meaning, before the
+// enrichment pipeline has embedded it. The pipeline is left out here (noEnrichment), so the two
+// memories stay pending for the whole test, as they would in the first milliseconds after a write.
+
+const CI = "The CI pipeline on main failed because the auth tests timed out";
+const COFFEE = "Had coffee with the team";
+
+type Answer = {
+  memories: { description: string; status: { embedding: string }; scores: { relevance: number } }[];
+};
+
+async function observeThenAsk(t: TestSystem): Promise<Answer> {
+  const agent = `/v1/agents/${encodeURIComponent(uniq("ryow"))}`;
+  for (const description of [CI, COFFEE]) {
+    expect((await t.call("POST", `${agent}/memories`, { description })).status).toBe(201);
+  }
+  const res = await t.call("POST", `${agent}/retrieve`, { query: "why did the build break?" });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Answer;
+}
+
+describe("read your own writes", () => {
+  let t: TestSystem;
+  let off: TestSystem;
+  beforeAll(async () => {
+    // The offline embedder, as a new user without an API key has it.
+    t = await startTestSystem({ env: { EMBEDDING_PROVIDER: "offline" }, enrichment: noEnrichment });
+    off = await startTestSystem({
+      env: { EMBEDDING_PROVIDER: "offline", MEMSTREAM_RETRIEVE_EMBED_PENDING: "0" },
+      enrichment: noEnrichment,
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await off.close();
+  });
+
+  it("a retrieve right after two writes ranks the relevant pending memory first", async () => {
+    const { memories } = await observeThenAsk(t);
+    expect(memories.map((m) => m.description)).toEqual([CI, COFFEE]);
+    expect(memories.map((m) => m.scores.relevance)).toEqual([1, 0]);
+    // Embedded for this ranking only: storing the vectors stays the pipeline's job.
+    expect(memories.map((m) => m.status.embedding)).toEqual(["pending", "pending"]);
+  });
+
+  it("with inline embedding turned off, neither has relevance and recency decides (the old rule)", async () => {
+    const { memories } = await observeThenAsk(off);
+    expect(memories.map((m) => m.description)).toEqual([COFFEE, CI]);
+    // No vector and no shared word: relevance is equal for both, which scales to 0.5.
+    expect(memories.map((m) => m.scores.relevance)).toEqual([0.5, 0.5]);
+  });
+});
