@@ -3,15 +3,10 @@ import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
-import { createInProcessDeliveryProcessor } from "./ingest/github/in-process-processor";
-import { composeJobs, type JobsPart } from "./jobs/compose";
+import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
-import {
-  createInProcessReflectionScheduler,
-  type InProcessReflectionScheduler,
-} from "./memory/reflect/scheduler";
-import { maybeReflect } from "./memory/reflect/should-reflect";
+import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
@@ -31,8 +26,6 @@ export type System = {
   github: { deps: IngestDeps; deliveries: DeliveryProcessor };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
-  /** Runs threshold reflections in this process, one at a time per agent. */
-  reflections: InProcessReflectionScheduler;
   app: AppDeps;
   jobs: JobsPart;
   close(): Promise<void>;
@@ -48,7 +41,7 @@ export async function composeSystem(
     providers?: Providers;
     /** The process's metrics; the entry points pass one with process metrics, tests a bare one. */
     metrics?: Metrics;
-    /** Another delivery processor; by default deliveries are processed in this process. */
+    /** Another delivery processor; by default each accepted delivery is a `github.deliver` job. */
     deliveries?: (deps: IngestDeps) => DeliveryProcessor;
     /** Sees every statement sent to Postgres (a test checks that each names its agent). */
     onQuery?: (query: string) => void;
@@ -69,17 +62,21 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
     }));
-  // Reflection runs in whichever process learns of new importance (API or worker); a unique
-  // index on running runs keeps it to one per agent across processes. Off without an LLM.
-  const reflections = createInProcessReflectionScheduler((agentId) => maybeReflect(reflect, agentId), logger);
-  const reflection = providers.chat ? reflections : noReflection;
-  const jobs = composeJobs(config, logger, database, providers, reflection);
+  const clock = overrides.clock ?? systemClock;
+  const queues = composeQueues(config, logger);
+  // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.
+  const notifiers = composeNotifiers(queues.sink, logger, {
+    embedChunk: providers.embedder.maxBatchSize,
+    // The reflect deps are complete by the time any write asks (this runs per write, not now).
+    dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
+  });
   const memory: MemoryDeps = {
     db: database.db,
-    clock: overrides.clock ?? systemClock,
+    clock,
     embedder: providers.embedder,
-    enrichment: overrides.enrichment ?? jobs.notifier,
-    reflection,
+    enrichment: overrides.enrichment ?? notifiers.enrichment,
+    reflection: notifiers.reflection ?? noReflection,
+    retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {
     ...memory,
@@ -88,8 +85,17 @@ export async function composeSystem(
     onRunFinished: (run) => recordReflectionRun(metrics, run),
   };
   const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
-  const inProcess = overrides.deliveries ? null : createInProcessDeliveryProcessor(ingest);
-  const deliveries = overrides.deliveries?.(ingest) ?? (inProcess as DeliveryProcessor);
+  const deliveries = overrides.deliveries?.(ingest) ?? notifiers.deliveries;
+  const jobs = composeWorkers(config, logger, queues, {
+    db: database.db,
+    embedder: providers.embedder,
+    importance: providers.importance,
+    logger,
+    claimMs: config.jobs.claimMs,
+    reflection: memory.reflection,
+    reflect,
+    ingest,
+  });
   const app: AppDeps = {
     config,
     logger,
@@ -108,14 +114,12 @@ export async function composeSystem(
     providers,
     memory,
     reflect,
-    reflections,
     github: { deps: ingest, deliveries },
     app,
     jobs: jobs.part,
     async close() {
-      // Workers, background reflections and deliveries finish before their database goes away.
+      // Workers finish the jobs in hand before their database goes away.
       await jobs.closeWorkers();
-      await Promise.all([reflections.idle(), inProcess?.drain()]);
       await jobs.part.sink.close();
       await database.close();
     },

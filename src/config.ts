@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   MEMSTREAM_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).default(30_000),
   /** A memory pending (and unclaimed) longer than this is re-enqueued by the sweep. */
   MEMSTREAM_SWEEP_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  /** After SIGTERM/SIGINT, how long draining may take before the process exits 1 anyway. */
+  MEMSTREAM_SHUTDOWN_MS: z.coerce.number().int().min(100).default(20_000),
   MEMSTREAM_SWEEP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(5_000),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
@@ -119,6 +121,8 @@ export type Config = {
   reflectionThreshold: number;
   tokenizerEncoding: TokenEncoding;
   jobs: JobsConfig;
+  /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
+  shutdownMs: number;
   retrieval: { fresh: { max: number; timeoutMs: number } };
   mcp: { defaultAgentId: string | null };
 };
@@ -215,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepAfterMs: e.MEMSTREAM_SWEEP_AFTER_MS,
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     },
+    shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,
     retrieval: {
       fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
     },

@@ -2,8 +2,8 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./api/app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
-import { startDeliverySweep } from "./ingest/github/process-pending";
 import { createLogger } from "./lib/logger";
+import { handleProcessLifecycle } from "./lib/process";
 import { createMetrics } from "./metrics";
 
 // `npm start`: the HTTP API. Without DATABASE_URL it runs on embedded PGlite (zero-config).
@@ -31,24 +31,13 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
   });
 });
 
-// GitHub deliveries are processed in the process that accepted them; this sweep finishes those an
-// earlier (crashed) process left `received`. Safe beside live processing: rows are locked.
-const deliverySweep = startDeliverySweep(system.github.deps, {
-  intervalMs: config.jobs.sweepIntervalMs,
-  olderThanMs: config.jobs.sweepAfterMs,
+handleProcessLifecycle({
   logger,
+  deadlineMs: config.shutdownMs,
+  async stop() {
+    // No new connections; requests in flight finish. Then workers and the sweep finish what they
+    // hold before the database closes. All of it within MEMSTREAM_SHUTDOWN_MS.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await system.close();
+  },
 });
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info("shutting down", { signal });
-  server.close();
-  // Workers and the sweep finish what they hold before the database closes.
-  await deliverySweep.stop();
-  await system.close();
-  process.exit(0);
-}
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -3,6 +3,7 @@ import { createMetricsApp } from "./api/metrics-app";
 import { composeSystem } from "./compose";
 import { loadConfig } from "./config";
 import { createLogger } from "./lib/logger";
+import { handleProcessLifecycle } from "./lib/process";
 import { createMetrics } from "./metrics";
 
 // `npm run worker`: enrichment workers (BullMQ) and the sweep, without the HTTP API.
@@ -27,16 +28,13 @@ logger.info("worker ready", {
   importance: system.providers.importance.id,
 });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info("shutting down: finishing jobs in hand", { signal });
-  // A second signal while draining exits at once; the unfinished jobs' claims lapse and they are retried.
-  process.once(signal, () => process.exit(1));
-  metricsServer?.close();
-  await system.close();
-  process.exit(0);
-}
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
+// Finishes the jobs in hand within MEMSTREAM_SHUTDOWN_MS; past it (or on a second signal) it exits 1
+// and the unfinished jobs are handed to another worker once their lock lapses.
+handleProcessLifecycle({
+  logger,
+  deadlineMs: config.shutdownMs,
+  async stop() {
+    metricsServer?.close();
+    await system.close();
+  },
+});

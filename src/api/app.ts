@@ -31,6 +31,7 @@ import {
   GITHUB_WEBHOOK_PATH,
   registerGithubWebhook,
 } from "./routes/webhooks/github";
+import { registerRetryDelivery } from "./routes/webhooks/retry-delivery";
 
 /** Builds the HTTP app: middleware, every route, the OpenAPI document. No I/O happens here. */
 export function createApp(deps: AppDeps) {
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps) {
   registerRetrieve(app, deps);
   registerGithubWebhook(app, deps);
   registerListDeliveries(app, deps);
+  registerRetryDelivery(app, deps);
   registerReflect(app, deps);
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { composeSystem } from "../compose";
 import { loadConfig } from "../config";
 import { createLogger } from "../lib/logger";
-import { retryFailed } from "../memory/retry-failed";
+import { retryFailed } from "../memory/enrichment/retry";
 
 // `npm run retry-failed -- [--agent <id>]`: puts failed enrichment back to pending and enqueues it.
 // Without REDIS_URL the running API's sweep picks the rows up (this process has no queue to share).

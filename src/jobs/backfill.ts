@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/client";
+import { insertVectors } from "../memory/enrichment/store";
 import type { Embedder } from "../providers/types";
-import { insertVectors } from "./store";
 
 export type BackfillProgress = { done: number; total: number; lastId: string | null };
 

@@ -3,9 +3,21 @@ import { z } from "zod";
 import type { JobsConfig } from "../config";
 
 /**
- * The one job catalog: name (`entity.verb`) → zod payload → default options. Both jobs carry a
- * chunk of memories at the revision they were announced with; processors reload the rows and
- * skip any that changed, were deleted or are no longer pending.
+ * The one job catalog: every piece of background work, by name (`entity.verb`) → zod payload →
+ * deterministic id → retry policy. BullMQ (one queue per name) and the in-process queue run the
+ * same entries with the same processors, ids and retries; nothing in `src/` runs background
+ * work any other way (test/jobs/no-work-loops.test.ts checks it).
+ *
+ * Adding a job, e.g. `memories.import`:
+ *   1. an entry here: its payload schema (the only input a processor trusts), `key` (what makes
+ *      two requests the same job: the same key is queued once) and, if not the default, `attempts`;
+ *   2. its processor in `processors/<verb>-<entity>.ts`, registered in `processors/index.ts`
+ *      (a `Record<JobName, …>`: the typecheck fails until it is);
+ *   3. enqueue it with `jobRequest(name, payload)` through a `JobSink` — from a notifier the domain
+ *      calls (`notifiers.ts`) or from the sweep (`sweep.ts`) when the database says work is due;
+ *   4. a row in the README's job table.
+ * Keep the database the source of truth: a processor re-checks state before working, so a job run
+ * twice, late or after its work was done is harmless.
  */
 
 const MemoryRef = z
@@ -26,48 +38,77 @@ export type MemoryRef = z.infer<typeof MemoryRef>;
 /** Memories per `memories.score` job: the LLM scorer makes one call per memory, so small chunks spread better. */
 export const SCORE_CHUNK = 32;
 
+/** Attempts of one `agent.reflect` job: each attempt is a run of several paid LLM calls. */
+const REFLECT_ATTEMPTS = 3;
+
+/** The memories of a chunk at their revisions: the same chunk announced twice is one job. */
+const chunkKey = (p: MemoryChunk) =>
+  p.items
+    .map((i) => `${i.memoryId}@${i.revision}`)
+    .sort()
+    .join(",");
+
+type Spec<S extends z.ZodType> = {
+  payload: S;
+  /** Identity of the work: requests with the same key are one job while it is queued or running. */
+  key: (payload: z.infer<S>) => string;
+  /** Attempts per job; default `MEMSTREAM_JOB_ATTEMPTS`. */
+  attempts?: (cfg: Pick<JobsConfig, "attempts">) => number;
+};
+const job = <S extends z.ZodType>(spec: Spec<S>) => spec;
+
 export const JOBS = {
-  /** Embed a chunk of memories in one provider call. */
-  "memories.embed": { payload: MemoryChunk, field: "embedding" },
+  /** Embed a chunk of memories in one provider call (`src/jobs/processors/embed-memories.ts`). */
+  "memories.embed": job({ payload: MemoryChunk, key: chunkKey }),
   /** Score the importance of a chunk of memories. */
-  "memories.score": { payload: MemoryChunk, field: "importance" },
+  "memories.score": job({ payload: MemoryChunk, key: chunkKey }),
+  /** Turn a stored GitHub delivery into observations. */
+  "github.deliver": job({
+    payload: z.object({ deliveryId: z.string().min(1).max(100) }).strict(),
+    key: (p) => p.deliveryId,
+  }),
+  /** Run a threshold reflection for an agent whose summed importance reached its threshold. */
+  "agent.reflect": job({
+    payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),
+    key: (p) => p.agentId,
+    attempts: (cfg) => Math.min(cfg.attempts, REFLECT_ATTEMPTS),
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];
-/** The memory field a job fills in; names the `<field>_status` columns. */
-export type EnrichedField = (typeof JOBS)[JobName]["field"];
+export type Payload<N extends JobName> = z.infer<(typeof JOBS)[N]["payload"]>;
 
 /** A job ready to enqueue: its deterministic id, name and payload. */
-export type JobRequest = { id: string; name: JobName; payload: MemoryChunk };
+export type JobRequest<N extends JobName = JobName> = {
+  [K in N]: { id: string; name: K; payload: Payload<K> };
+}[N];
 
 /**
- * Deterministic id: the same memories at the same revisions give the same id, so a notifier
- * and a sweep (or two sweeps) announcing the same work queue it once. No `:` (BullMQ forbids it).
+ * Deterministic id: a hash of the job's key, so a notifier and a sweep (or two sweeps)
+ * announcing the same work queue it once. No `:` (BullMQ forbids it), whatever the key holds.
  */
-export function jobId(name: JobName, items: readonly MemoryRef[]): string {
-  const key = items
-    .map((i) => `${i.memoryId}@${i.revision}`)
-    .sort()
-    .join(",");
+export function jobId<N extends JobName>(name: N, payload: Payload<N>): string {
+  const key = (JOBS[name].key as (p: Payload<N>) => string)(payload);
   return `${name}-${createHash("sha256").update(key).digest("hex").slice(0, 40)}`;
 }
 
-/** Builds a job request for a chunk. */
-export const jobRequest = (name: JobName, items: MemoryRef[]): JobRequest => ({
-  id: jobId(name, items),
-  name,
-  payload: { items },
-});
+/** Builds a job request. */
+export const jobRequest = <N extends JobName>(name: N, payload: Payload<N>): JobRequest<N> =>
+  ({ id: jobId(name, payload), name, payload }) as JobRequest<N>;
+
+/** Attempts of a job by name. */
+export const jobAttempts = (name: JobName, cfg: Pick<JobsConfig, "attempts">): number =>
+  (JOBS[name] as Spec<z.ZodType>).attempts?.(cfg) ?? cfg.attempts;
 
 /**
- * Default options: exponential backoff for transient faults, and finished jobs removed at
- * once. Keeping them would make a later job with the same id (after "retry failed") a no-op;
- * the failure itself is recorded on the memory row, where users see it.
+ * Options of a job: exponential backoff for transient faults, and finished jobs removed at once.
+ * Keeping them would make a later job with the same id (after "retry failed", a manual delivery
+ * retry) a no-op; the outcome itself is recorded in the database (memory row, delivery, run).
  */
-export function defaultJobOptions(cfg: Pick<JobsConfig, "attempts" | "backoffMs">) {
+export function jobOptions(name: JobName, cfg: Pick<JobsConfig, "attempts" | "backoffMs">) {
   return {
-    attempts: cfg.attempts,
+    attempts: jobAttempts(name, cfg),
     backoff: { type: "exponential" as const, delay: cfg.backoffMs },
     removeOnComplete: true,
     removeOnFail: true,

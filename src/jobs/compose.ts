@@ -1,79 +1,89 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { Database } from "../db/client";
+import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
-import { type EnrichmentNotifier, noEnrichment, type ReflectionScheduler } from "../memory/deps";
-import type { Providers } from "../providers";
+import type { EnrichmentNotifier, ReflectionScheduler } from "../memory/deps";
+import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
-import { createQueueNotifier } from "./notifier";
+import { createDeliveryNotifier, createQueueNotifier, createReflectionNotifier } from "./notifiers";
 import type { ProcessorDeps } from "./processors";
 import { createBullQueues } from "./queues";
 import { startWorkers, type Workers } from "./runner";
 import type { JobSink } from "./sink";
 
-/** The enrichment pipeline's parts: where jobs go, and how to start workers consuming them. */
+/** The job system's parts: where jobs go, the seams the domain calls, and how to start workers. */
 export type JobsPart = {
-  /** BullMQ queues with Redis, else the in-process queue. */
+  /** BullMQ queues with Redis, else the in-process queue (a dropping sink when nothing consumes it). */
   sink: JobSink & { close(): Promise<void> };
   inProcess: InProcessQueue | null;
   /** The BullMQ queues (for the dashboard and queue-depth metrics); null without Redis. */
   queues: Queue[] | null;
-  processorDeps: ProcessorDeps;
   /** Starts workers and the sweep in this process; closed with the system. */
   startWorkers(): Workers;
 };
 
-/** Builds queues (BullMQ with Redis, in-process without), the notifier and the worker starter. */
-export function composeJobs(
+/** Enqueues nothing: without Redis and without workers in this process, nobody would run the jobs. */
+const dropping: JobSink & { close(): Promise<void> } = { enqueue: async () => {}, close: async () => {} };
+
+/** Builds the queues: BullMQ with Redis; without it an in-process queue (or nothing, with workers off). */
+export function composeQueues(
   config: Config,
   logger: Logger,
-  database: Database,
-  providers: Providers,
-  reflection: ReflectionScheduler,
-): { part: JobsPart; notifier: EnrichmentNotifier; closeWorkers(): Promise<void> } {
+): Pick<JobsPart, "sink" | "inProcess" | "queues"> {
   const cfg = config.jobs;
-  const inProcess = config.redisUrl
-    ? null
-    : createInProcessQueue({
-        concurrency: cfg.concurrency,
-        attempts: cfg.attempts,
-        backoffMs: cfg.backoffMs,
-        logger,
-      });
-  const bull = config.redisUrl ? createBullQueues(config.redisUrl, cfg) : null;
-  const sink = bull ?? (inProcess as InProcessQueue);
-  const processorDeps: ProcessorDeps = {
-    db: database.db,
-    embedder: providers.embedder,
-    importance: providers.importance,
+  if (config.redisUrl) {
+    const bull = createBullQueues(config.redisUrl, cfg);
+    return { sink: bull, inProcess: null, queues: Object.values(bull.queues) };
+  }
+  if (cfg.workers === "off") return { sink: dropping, inProcess: null, queues: null };
+  const inProcess = createInProcessQueue({
+    concurrency: cfg.concurrency,
+    attempts: (name) => jobAttempts(name, cfg),
+    backoffMs: cfg.backoffMs,
     logger,
-    claimMs: cfg.claimMs,
-    reflection,
+  });
+  return { sink: inProcess, inProcess, queues: null };
+}
+
+/** The domain's seams as enqueues onto `sink`. */
+export function composeNotifiers(
+  sink: JobSink,
+  logger: Logger,
+  opts: { embedChunk: number; dueForReflection: ((agentId: string) => Promise<boolean>) | null },
+): { enrichment: EnrichmentNotifier; reflection: ReflectionScheduler | null; deliveries: DeliveryProcessor } {
+  return {
+    enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
+    reflection: opts.dueForReflection
+      ? createReflectionNotifier({ sink, due: opts.dueForReflection, logger })
+      : null,
+    deliveries: createDeliveryNotifier({ sink, logger }),
   };
-  const embedChunk = providers.embedder.maxBatchSize;
-  // Without Redis and without in-process workers nothing would consume the queue: announce nothing.
-  const notifier =
-    !config.redisUrl && cfg.workers === "off"
-      ? noEnrichment
-      : createQueueNotifier({ sink, embedChunk, logger });
+}
+
+/** The worker starter over built queues; `closeWorkers` stops every started set. */
+export function composeWorkers(
+  config: Config,
+  logger: Logger,
+  queues: Pick<JobsPart, "sink" | "inProcess" | "queues">,
+  deps: ProcessorDeps,
+): { part: JobsPart; closeWorkers(): Promise<void> } {
   const started: Workers[] = [];
   const part: JobsPart = {
-    sink,
-    inProcess,
-    queues: bull ? Object.values(bull.queues) : null,
-    processorDeps,
+    ...queues,
     startWorkers() {
       const queue = config.redisUrl
         ? { kind: "bullmq" as const, redisUrl: config.redisUrl }
-        : { kind: "in-process" as const, queue: inProcess as InProcessQueue };
-      const w = startWorkers({ cfg, deps: processorDeps, logger, sink, queue });
+        : queues.inProcess
+          ? { kind: "in-process" as const, queue: queues.inProcess }
+          : null;
+      if (!queue) throw new Error("MEMSTREAM_WORKERS=off without REDIS_URL: there is no queue to consume");
+      const w = startWorkers({ cfg: config.jobs, deps, logger, sink: queues.sink, queue });
       started.push(w);
       return w;
     },
   };
   return {
     part,
-    notifier,
     closeWorkers: () => Promise.all(started.map((w) => w.close())).then(() => undefined),
   };
 }

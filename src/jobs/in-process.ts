@@ -15,6 +15,8 @@ export type InProcessQueue = JobSink & {
   close(): Promise<void>;
   /** Jobs queued or running (benchmarks and tests). */
   size(): number;
+  /** Resolves once no job is queued, backing off or running (tests). */
+  idle(): Promise<void>;
 };
 
 /**
@@ -25,7 +27,8 @@ export type InProcessQueue = JobSink & {
  */
 export function createInProcessQueue(opts: {
   concurrency: number;
-  attempts: number;
+  /** Attempts of a job by name (the catalog's policy). */
+  attempts: (name: JobName) => number;
   backoffMs: number;
   logger: Logger;
 }): InProcessQueue {
@@ -35,6 +38,7 @@ export function createInProcessQueue(opts: {
   let run: RunJob | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
+  const waiters: (() => void)[] = [];
 
   const busy = (name: JobName) => [...running].filter((id) => entries.get(id)?.name === name).length;
 
@@ -63,7 +67,7 @@ export function createInProcessQueue(opts: {
         entries.delete(e.id);
       })
       .catch((err: unknown) => {
-        const final = err instanceof UnrecoverableError || e.attempt >= opts.attempts;
+        const final = err instanceof UnrecoverableError || e.attempt >= opts.attempts(e.name);
         opts.logger.warn(final ? "job failed" : "job attempt failed", {
           job: e.name,
           id: e.id,
@@ -77,6 +81,7 @@ export function createInProcessQueue(opts: {
         running.delete(e.id);
         inflight.delete(p);
         pump();
+        if (entries.size === 0) for (const w of waiters.splice(0)) w();
       });
     inflight.add(p);
   }
@@ -96,7 +101,9 @@ export function createInProcessQueue(opts: {
       if (timer) clearTimeout(timer);
       await Promise.allSettled([...inflight]);
       entries.clear();
+      for (const w of waiters.splice(0)) w();
     },
     size: () => entries.size,
+    idle: () => (entries.size === 0 ? Promise.resolve() : new Promise<void>((r) => waiters.push(r))),
   };
 }

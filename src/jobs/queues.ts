@@ -1,7 +1,7 @@
 import { Queue } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import type { JobsConfig } from "../config";
-import { defaultJobOptions, JOB_NAMES, type JobName, type JobRequest } from "./catalog";
+import { JOB_NAMES, type JobName, type JobRequest, jobOptions } from "./catalog";
 import type { JobSink } from "./sink";
 
 /**
@@ -35,8 +35,12 @@ export function createBullQueues(
   const connection = producerConnection(url);
   // Errors surface on each add; without a listener ioredis would also print them unhandled.
   connection.on("error", () => {});
-  const opts = { connection, prefix: cfg.queuePrefix, defaultJobOptions: defaultJobOptions(cfg) };
-  const queues = Object.fromEntries(JOB_NAMES.map((n) => [n, new Queue(n, opts)])) as Record<JobName, Queue>;
+  const queues = Object.fromEntries(
+    JOB_NAMES.map((n) => [
+      n,
+      new Queue(n, { connection, prefix: cfg.queuePrefix, defaultJobOptions: jobOptions(n, cfg) }),
+    ]),
+  ) as Record<JobName, Queue>;
   for (const q of Object.values(queues)) q.on("error", () => {});
   const sink: BullQueues = {
     queues,

@@ -1,7 +1,7 @@
 import { Worker } from "bullmq";
 import type { JobsConfig } from "../config";
 import type { Logger } from "../lib/logger";
-import { JOB_NAMES } from "./catalog";
+import { JOB_NAMES, jobAttempts } from "./catalog";
 import type { InProcessQueue } from "./in-process";
 import { type ProcessorDeps, runJob } from "./processors";
 import { workerConnection } from "./queues";
@@ -21,12 +21,14 @@ export type StartWorkers = {
   queue: { kind: "bullmq"; redisUrl: string } | { kind: "in-process"; queue: InProcessQueue };
 };
 
-/** Starts the processors (BullMQ workers or the in-process queue) and the periodic sweep. */
+/** Starts the processors of every job in the catalog (BullMQ workers or the in-process queue) and the periodic sweep. */
 export function startWorkers(opts: StartWorkers): Workers {
   const { cfg, deps, logger } = opts;
   const sweep = startSweep({
     db: deps.db,
+    clock: deps.reflect.clock,
     sink: opts.sink,
+    deliveryAttempts: jobAttempts("github.deliver", cfg),
     afterMs: cfg.sweepAfterMs,
     limit: cfg.sweepLimit,
     embedChunk: deps.embedder.maxBatchSize,
@@ -36,8 +38,14 @@ export function startWorkers(opts: StartWorkers): Workers {
 
   if (opts.queue.kind === "in-process") {
     const q = opts.queue.queue;
+    // In memory a job dies with its process, so an attempt is never resumed.
     q.start((job, attempt) =>
-      runJob(deps, job.name, job.payload, { jobId: job.id, attempt, maxAttempts: cfg.attempts }),
+      runJob(deps, job.name, job.payload, {
+        jobId: job.id,
+        attempt,
+        maxAttempts: jobAttempts(job.name, cfg),
+        resumed: false,
+      }),
     );
     return {
       async close() {
@@ -52,12 +60,22 @@ export function startWorkers(opts: StartWorkers): Workers {
     const connection = workerConnection(redisUrl);
     const worker = new Worker(
       name,
-      (job) =>
-        runJob(deps, job.name, job.data, {
+      (job) => {
+        const ctx = {
           jobId: job.id ?? "",
           attempt: job.attemptsMade + 1,
           maxAttempts: job.opts.attempts ?? 1,
-        }),
+          // Started more often than failed, plus this start: an earlier start stalled (its worker died).
+          resumed: job.attemptsStarted > job.attemptsMade + 1,
+        };
+        logger.debug("job started", {
+          job: name,
+          ...ctx,
+          started: job.attemptsStarted,
+          stalled: job.stalledCounter,
+        });
+        return runJob(deps, job.name, job.data, ctx);
+      },
       {
         connection,
         prefix: cfg.queuePrefix,

@@ -1,44 +1,58 @@
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../db/client";
+import type { Db } from "../db/client";
+import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
+import { type StalePending, stalePending } from "../memory/enrichment/stale";
 import { chunk } from "../providers/batching";
-import { jobRequest, SCORE_CHUNK } from "./catalog";
+import type { Clock } from "../providers/types";
+import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
 import type { JobSink } from "./sink";
 
-export type SweepOptions = { db: Db; sink: JobSink; afterMs: number; limit: number; embedChunk: number };
-
-type Row = { id: string; agentId: string; revision: number; imp: boolean; emb: boolean };
+export type SweepOptions = {
+  db: Db;
+  clock: Clock;
+  sink: JobSink;
+  afterMs: number;
+  limit: number;
+  embedChunk: number;
+  /** A failed delivery is re-enqueued while its failed attempts are below this. */
+  deliveryAttempts: number;
+};
 
 /**
- * Re-enqueues memories pending for longer than `afterMs` whose field is not claimed by a live
- * job: the database is the source of truth, so work lost with Redis, a flushed queue or a
- * crashed worker is found here. Bounded by `limit` per run (oldest first, via the partial
- * pending index). Safe to run in many processes at once: job ids are deterministic and
- * processors only work on rows they claim. The one statement that spans agents on purpose
- * (under Citus a scan of every shard; ADR 0010).
+ * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
+ * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
+ * pending too long (`memories.embed`/`memories.score`) and deliveries not finished
+ * (`github.deliver`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
+ * processes at once: job ids are deterministic and processors re-check state (claims, row locks).
  */
-export async function sweepOnce(opts: SweepOptions): Promise<number> {
-  const rows = await queryRows<Row>(
-    opts.db,
-    sql`SELECT id, agent_id AS "agentId", revision,
-          importance_status = 'pending' AND (importance_claimed_until IS NULL OR importance_claimed_until < now()) AS imp,
-          embedding_status = 'pending' AND (embedding_claimed_until IS NULL OR embedding_claimed_until < now()) AS emb
-        FROM memories
-        WHERE (importance_status = 'pending' OR embedding_status = 'pending')
-          AND updated_at < now() - make_interval(secs => ${opts.afterMs / 1000}::float8)
-        ORDER BY updated_at LIMIT ${opts.limit}`,
-  );
-  // Sorted by id so two sweeps seeing the same rows build the same chunks, hence the same job ids.
-  const ref = (r: Row) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
-  const byId = rows.sort((a, b) => (a.id < b.id ? -1 : 1));
-  const emb = byId.filter((r) => r.emb).map(ref);
-  const imp = byId.filter((r) => r.imp).map(ref);
+export async function sweepOnce(opts: SweepOptions): Promise<{ memories: number; deliveries: number }> {
+  const memories = await pendingMemoryJobs(opts);
+  const deliveries = await unfinishedDeliveries(opts, {
+    olderThanMs: opts.afterMs,
+    maxAttempts: opts.deliveryAttempts,
+    limit: opts.limit,
+  });
   const jobs = [
-    ...chunk(emb, opts.embedChunk).map((c) => jobRequest("memories.embed", c)),
-    ...chunk(imp, SCORE_CHUNK).map((c) => jobRequest("memories.score", c)),
+    ...memories.jobs,
+    ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
   ];
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return emb.length + imp.length;
+  return { memories: memories.fields, deliveries: deliveries.length };
+}
+
+/** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
+async function pendingMemoryJobs(opts: SweepOptions): Promise<{ jobs: JobRequest[]; fields: number }> {
+  const rows = await stalePending(opts.db, { afterMs: opts.afterMs, limit: opts.limit });
+  // Sorted by id so two sweeps seeing the same rows build the same chunks, hence the same job ids.
+  const ref = (r: StalePending) => ({ memoryId: r.memoryId, agentId: r.agentId, revision: r.revision });
+  const byId = rows.sort((a, b) => (a.memoryId < b.memoryId ? -1 : 1));
+  const emb = byId.filter((r) => r.embedding).map(ref);
+  const imp = byId.filter((r) => r.importance).map(ref);
+  const jobs = [
+    ...chunk(emb, opts.embedChunk).map((c) => jobRequest("memories.embed", { items: c })),
+    ...chunk(imp, SCORE_CHUNK).map((c) => jobRequest("memories.score", { items: c })),
+  ];
+  return { jobs, fields: emb.length + imp.length };
 }
 
 /** Sweeps now and then every `intervalMs` until stopped; a failed run is logged and retried next time. */
@@ -53,7 +67,7 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     if (running) return;
     running = true;
     current = sweepOnce(opts)
-      .then((n) => n > 0 && opts.logger.info("sweep re-enqueued pending work", { fields: n }))
+      .then((n) => n.memories + n.deliveries > 0 && opts.logger.info("sweep re-enqueued pending work", n))
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))
       .finally(() => {
         running = false;

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import { isoUtc } from "../db/iso";
 import type { MemoryDeps } from "./deps";
+import { FIELDS } from "./enrichment/fields";
 import type { EnrichmentState, MEMORY_KINDS } from "./types";
 
 export type AgentStats = {
@@ -24,15 +25,18 @@ type Row = {
   newest: string | null;
 };
 
+const imp = FIELDS.importance.status;
+const emb = FIELDS.embedding.status;
+
 /** Counts by kind and enrichment state, and the time span, in one grouped query. */
 export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string): Promise<AgentStats> {
   const rows = await queryRows<Row>(
     deps.db,
-    sql`SELECT kind, importance_status AS imp, embedding_status AS emb, count(*)::int AS n,
+    sql`SELECT kind, ${imp} AS imp, ${emb} AS emb, count(*)::int AS n,
           ${isoUtc(sql`min(created_at)`)} AS oldest,
           ${isoUtc(sql`max(created_at)`)} AS newest
         FROM memories WHERE agent_id = ${agentId}
-        GROUP BY kind, importance_status, embedding_status`,
+        GROUP BY kind, ${imp}, ${emb}`,
   );
   const zero = () => ({ pending: 0, ready: 0, failed: 0 });
   const stats: AgentStats = {

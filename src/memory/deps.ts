@@ -16,9 +16,9 @@ export interface EnrichmentNotifier {
 export const noEnrichment: EnrichmentNotifier = { pending: async () => {} };
 
 /**
- * Where "this agent gained importance" is announced, so a threshold reflection can start. The
- * in-process implementation (`reflect/scheduler.ts`) runs `maybeReflect` in the background; a job
- * system replaces it with a deduplicated job per agent. Implementations never throw.
+ * Where "this agent gained importance" is announced, so a threshold reflection can start. The job
+ * system implements it (src/jobs/notifiers.ts): when the agent is due, an `agent.reflect` job, one
+ * per agent at a time. Implementations never throw and never reflect in the caller's process.
  */
 export interface ReflectionScheduler {
   importanceAdded(agentId: string): Promise<void>;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type CopyVector, copyVectors } from "./copy-vectors";
+import { FIELDS, target } from "./enrichment/fields";
 
 /** One memory as `insertMemoryRows` writes it (agent and timestamps are per batch). */
 export type InsertRow = {
@@ -49,7 +50,8 @@ export async function insertMemoryRows(
   const at = now.toISOString();
   await db.execute(sql`
     INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at,
-      updated_at, importance, importance_status, importance_source, embedding_status, embedding_model,
+      updated_at, importance, ${target(FIELDS.importance.status)}, importance_source,
+      ${target(FIELDS.embedding.status)}, embedding_model,
       metadata, citations, prompt_version)
     SELECT x.id, ${agentId}, x.kind, x.description, x.created_at, x.created_at, ${at}::timestamptz,
       ${at}::timestamptz, x.importance,

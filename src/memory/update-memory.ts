@@ -4,6 +4,7 @@ import { NotFound } from "../lib/errors";
 import { withCitationStatus } from "./citation-status";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
+import { embeddingGiven, importanceGiven, resetOnEdit } from "./enrichment/reset";
 import { toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 
@@ -45,31 +46,14 @@ export async function updateMemory(
     if (patch.metadata) set.metadata = patch.metadata;
     if (textChanged) {
       set.description = patch.description;
-      Object.assign(set, {
-        importance: null,
-        importanceStatus: "pending",
-        importanceError: null,
-        importanceSource: null,
-        // Claims held by jobs for the old text must not hold back the jobs for the new one.
-        importanceClaimedBy: null,
-        importanceClaimedUntil: null,
-      });
-      Object.assign(set, {
-        embeddingStatus: "pending",
-        embeddingError: null,
-        embeddingModel: null,
-        attempts: 0,
-        embeddingClaimedBy: null,
-        embeddingClaimedUntil: null,
-      });
+      Object.assign(set, resetOnEdit());
       // The old vectors describe the old text; keeping them would rank the memory by stale meaning.
       await tx
         .delete(memoryEmbeddings)
         .where(and(eq(memoryEmbeddings.agentId, agentId), eq(memoryEmbeddings.memoryId, id)));
     }
     if (patch.importance !== undefined) {
-      Object.assign(set, { importance: patch.importance, importanceStatus: "ready", importanceError: null });
-      set.importanceSource = "caller";
+      Object.assign(set, importanceGiven(patch.importance));
     }
     if (patch.embedding && model) {
       await tx
@@ -91,7 +75,7 @@ export async function updateMemory(
             createdAt: sql`now()`,
           },
         });
-      Object.assign(set, { embeddingStatus: "ready", embeddingError: null, embeddingModel: model });
+      Object.assign(set, embeddingGiven(model));
     }
     const [row] = await tx
       .update(memories)

@@ -128,6 +128,7 @@ describe("documented error responses", () => {
     for (const o of ops) {
       let res: Response;
       if (o.path.includes("{agentId}")) res = await send(o, url(o, "-bad agent"), valid(o));
+      else if (o.path.includes("{id}")) res = await send(o, fillPath(o.path, { id: "bad id!" }), valid(o));
       else if (o.name === WEBHOOK) {
         const init = valid(o);
         const { "x-github-event": _, ...headers } = init.headers ?? {};

@@ -1,11 +1,13 @@
-import { inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memories } from "../../src/db/schema";
+import { githubDeliveries, memories } from "../../src/db/schema";
 import { processDelivery } from "../../src/ingest/github/process-delivery";
-import { processPendingDeliveries } from "../../src/ingest/github/process-pending";
 import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
+import type { JobRequest } from "../../src/jobs/catalog";
+import { sweepOnce } from "../../src/jobs/sweep";
 import type { PendingWork } from "../../src/memory/deps";
 import { child, example } from "../ingest/github/fixtures";
+import { waitFor } from "../jobs/support";
 import { uniq } from "../support/env";
 import { deliver, deliveryRow, waitForDeliveries, waitForStatus } from "../support/github";
 import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
@@ -35,8 +37,12 @@ beforeAll(async () => {
       GITHUB_WEBHOOK_SECRET: SECRET,
       GITHUB_ROUTES: `repo:${tenantRepo}=${tenantAgent}`,
       MEMSTREAM_API_KEYS: `admin-${s},tenant-${s}=tenant-${s}:`,
+      MEMSTREAM_JOB_BACKOFF_MS: "20",
+      MEMSTREAM_JOB_ATTEMPTS: "3",
     },
   });
+  // Deliveries are `github.deliver` jobs on the in-process queue.
+  t.system.jobs.startWorkers();
 });
 afterAll(() => t.close());
 
@@ -176,20 +182,136 @@ describe("processing failures, retries and the sweep", () => {
     expect(mine()[0]?.visible).toBe(mine()[0]?.items.length);
   });
 
-  it("sweeps deliveries stuck in received (a lost enqueue) and leaves fresh ones alone", async () => {
-    const [stuck, fresh] = [newId(), newId()];
+  it("sweeps deliveries stuck in received and failed ones below the attempt limit; leaves the rest", async () => {
+    const [stuck, failing, exhausted, fresh] = [newId(), newId(), newId(), newId()];
     const repo = `acme/sweep-${s}`;
     const past = { ...t.system.memory, clock: fixedClock("2020-01-01T00:00:00Z") };
-    await receiveDelivery(past, { id: stuck, event: "issues", payload: issueIn(repo) });
+    for (const id of [stuck, failing, exhausted]) {
+      await receiveDelivery(past, { id, event: "issues", payload: issueIn(repo) });
+    }
     await receiveDelivery(t.system.memory, { id: fresh, event: "issues", payload: issueIn(repo) });
+    const failedAt = new Date("2020-01-01T00:01:00Z");
+    await t.system.memory.db
+      .update(githubDeliveries)
+      .set({ status: "failed", attempts: 2, processedAt: failedAt })
+      .where(eq(githubDeliveries.id, failing));
+    await t.system.memory.db
+      .update(githubDeliveries)
+      .set({ status: "failed", attempts: 3, processedAt: failedAt })
+      .where(eq(githubDeliveries.id, exhausted));
 
-    const counts = await processPendingDeliveries(t.system.github.deps, { olderThanMs: 60 * 60_000 });
-    expect(counts.processed).toBeGreaterThanOrEqual(1);
-    expect(await deliveryRow(t, stuck)).toMatchObject({ status: "processed", observations: 1 });
-    expect((await deliveryRow(t, fresh))?.status).toBe("received");
+    const enqueued: JobRequest[] = [];
+    await sweepOnce({
+      db: t.system.memory.db,
+      clock: t.system.memory.clock,
+      sink: { enqueue: async (jobs) => void enqueued.push(...jobs) },
+      afterMs: 60 * 60_000,
+      limit: 5_000,
+      embedChunk: 100,
+      deliveryAttempts: 3,
+    });
+    const swept = enqueued.flatMap((j) => (j.name === "github.deliver" ? [j.payload.deliveryId] : []));
+    expect(swept).toEqual(expect.arrayContaining([stuck, failing]));
+    expect(swept).not.toContain(exhausted);
+    expect(swept).not.toContain(fresh);
+
+    // Through the real queue the swept deliveries finish.
+    await sweepOnce({
+      db: t.system.memory.db,
+      clock: t.system.memory.clock,
+      sink: t.system.jobs.sink,
+      afterMs: 60 * 60_000,
+      limit: 5_000,
+      embedChunk: 100,
+      deliveryAttempts: 3,
+    });
+    expect(await waitForStatus(t, stuck, "processed")).toMatchObject({ observations: 1 });
+    expect(await waitForStatus(t, failing, "processed")).toMatchObject({ attempts: 2 });
+  });
+
+  it("a delivery whose processing keeps failing ends failed after the job's attempts", async () => {
+    const id = newId();
+    const repo = `acme/broken-${s}`;
+    // A database that refuses this agent's memories (a trigger, only for this test's agent):
+    // every attempt fails inside Postgres, and the failure is recorded on the delivery.
+    const fn = sql.identifier(`refuse_${s.replaceAll("-", "_")}`);
+    await t.system.memory.db.execute(
+      sql`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$`,
+    );
+    await t.system.memory.db.execute(
+      sql`CREATE TRIGGER ${fn} BEFORE INSERT ON memories FOR EACH ROW
+          WHEN (NEW.agent_id = ${sql.raw(`'github:${repo}'`)}) EXECUTE FUNCTION ${fn}()`,
+    );
+    try {
+      await deliver(t, { event: "issues", id, body: JSON.stringify(issueIn(repo)), secret: SECRET });
+      const row = await waitFor("3 failed attempts", async () => {
+        const r = await deliveryRow(t, id);
+        return r?.attempts === 3 ? r : null;
+      });
+      expect(row).toMatchObject({ status: "failed", attempts: 3 });
+      expect(row.reason).toMatch(/refused by test/);
+      await t.system.jobs.inProcess?.idle();
+      expect((await deliveryRow(t, id))?.attempts).toBe(3); // the job gave up: 3 attempts
+      const listed = (await list("?status=failed&limit=500", admin)).find((d) => d.id === id);
+      expect(listed).toMatchObject({ status: "failed", reason: row.reason });
+    } finally {
+      await t.system.memory.db.execute(sql`DROP TRIGGER ${fn} ON memories`);
+      await t.system.memory.db.execute(sql`DROP FUNCTION ${fn}()`);
+    }
   });
 
   it("rejects processing an unknown delivery with NotFound", async () => {
     await expect(processDelivery(t.system.github.deps, `missing-${s}`)).rejects.toThrow(/not found/);
+  });
+});
+
+describe("POST /v1/webhooks/github/deliveries/{id}/retry", () => {
+  const retry = (id: string, headers: Record<string, string>) =>
+    t.call("POST", `/v1/webhooks/github/deliveries/${encodeURIComponent(id)}/retry`, undefined, headers);
+
+  it("retries a failed delivery by hand, even past the sweep's attempt limit", async () => {
+    const id = newId();
+    const repo = `acme/manual-${s}`;
+    await receiveDelivery(t.system.memory, { id, event: "issues", payload: issueIn(repo) });
+    await t.system.memory.db
+      .update(githubDeliveries)
+      .set({ status: "failed", attempts: 3, reason: "earlier failure" })
+      .where(eq(githubDeliveries.id, id));
+    const res = await retry(id, admin);
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ deliveryId: id, status: "queued" });
+    expect(await waitForStatus(t, id, "processed")).toMatchObject({ observations: 1, attempts: 3 });
+    // Final now: nothing left to retry.
+    const again = await retry(id, admin);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe("conflict");
+  });
+
+  it("is scoped like the listing, needs a key, and 404s an unknown id", async () => {
+    const [mine, theirs, unrouted] = [newId(), newId(), newId()];
+    await deliver(t, {
+      event: "issues",
+      id: mine,
+      body: JSON.stringify(issueIn(tenantRepo)),
+      secret: SECRET,
+    });
+    await deliver(t, {
+      event: "issues",
+      id: theirs,
+      body: JSON.stringify(issueIn(`acme/other-${s}`)),
+      secret: SECRET,
+    });
+    await waitForDeliveries(t, [mine, theirs]);
+    await receiveDelivery(t.system.memory, { id: unrouted, event: "issues", payload: issueIn(tenantRepo) });
+    await t.system.memory.db
+      .update(githubDeliveries)
+      .set({ status: "failed", attempts: 1 })
+      .where(eq(githubDeliveries.id, unrouted));
+
+    expect((await retry(mine, tenant)).status).toBe(409); // visible to the tenant, but final
+    expect((await retry(theirs, tenant)).status).toBe(404);
+    expect((await retry(unrouted, tenant)).status).toBe(404); // not routed yet: unscoped keys only
+    expect((await retry(`missing-${s}`, admin)).status).toBe(404);
+    expect((await retry(mine, {})).status).toBe(401);
   });
 });

@@ -2,6 +2,7 @@ import examples from "@octokit/webhooks-examples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEvent } from "../../src/ingest/github/describe/index";
 import { routeAgents } from "../../src/ingest/github/route-agents";
+import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
 import { deliver, waitForDeliveries } from "../support/github";
 import { startTestSystem, type TestSystem } from "../support/system";
@@ -24,7 +25,9 @@ type Memory = { description: string; createdAt: string; importance: number | nul
 let t: TestSystem;
 const receivedAt = new Map<string, string>();
 beforeAll(async () => {
-  t = await startTestSystem({ env: { GITHUB_WEBHOOK_SECRET: SECRET } });
+  // Only the deliveries' jobs run here; enrichment has its own tests.
+  t = await startTestSystem({ env: { GITHUB_WEBHOOK_SECRET: SECRET }, enrichment: noEnrichment });
+  t.system.jobs.startWorkers();
   const agents = new Set(deliveries.flatMap((d) => routeAgents([], d.payload)));
   for (const agent of agents) {
     expect((await t.call("DELETE", `/v1/agents/${encodeURIComponent(agent)}`)).status).toBe(200);

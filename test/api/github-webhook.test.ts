@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDeliveryStatus } from "../../src/ingest/github/delivery-status";
+import { noEnrichment } from "../../src/memory/deps";
 import { child, example } from "../ingest/github/fixtures";
 import { uniq } from "../support/env";
 import { deliver, deliveryRow, sign, waitForDeliveries } from "../support/github";
@@ -21,7 +22,10 @@ beforeAll(async () => {
       GITHUB_ROUTES: `repo:${routed}=${agentA},${agentB}`,
       MEMSTREAM_API_KEYS: `admin-${s}`,
     },
+    // Only the deliveries' jobs run here; enrichment has its own tests.
+    enrichment: noEnrichment,
   });
+  t.system.jobs.startWorkers();
   unconfigured = await startTestSystem();
 });
 afterAll(async () => {

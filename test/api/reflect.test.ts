@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reflectionRuns } from "../../src/db/schema";
-import { maybeReflect } from "../../src/memory/reflect/should-reflect";
+import { noEnrichment } from "../../src/memory/deps";
+import { reflectOnThreshold } from "../../src/memory/reflect/should-reflect";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -27,9 +28,18 @@ const QUESTIONS = "1. What does Ada care about?\n2. How does Ada work?\n3. Who d
 
 let t: TestSystem;
 beforeAll(async () => {
-  t = await startTestSystem({ env: { LLM_MODEL: "stub-chat" } });
+  // Threshold reflections are `agent.reflect` jobs on the in-process queue. No enrichment jobs:
+  // importance scoring would consume the scripted chat replies.
+  t = await startTestSystem({
+    env: { LLM_MODEL: "stub-chat", MEMSTREAM_JOB_BACKOFF_MS: "20" },
+    enrichment: noEnrichment,
+  });
+  t.system.jobs.startWorkers();
 });
 afterAll(() => t.close());
+
+/** Waits until every job enqueued so far (a threshold reflection, its retries) has finished. */
+const jobsIdle = () => t.system.jobs.inProcess?.idle();
 
 async function seed(agent: string, items: { text: string; importance?: number }[]): Promise<Mem[]> {
   const res = await t.call("POST", `/v1/agents/${agent}/memories`, {
@@ -218,12 +228,12 @@ describe("threshold trigger", () => {
       OBSERVATIONS.slice(0, 3).map((o) => ({ ...o, importance: 5 })),
     ); // 15
     await seed(agent, [{ text: "Ada drank coffee" }]); // unscored: does not count
-    await t.system.reflections.idle();
+    await jobsIdle();
     expect(await runs(agent)).toEqual([]);
 
     t.stub.scriptChat([QUESTIONS, "1. Ada ships (because of 1)", "1. Ada reviews (because of 2)", "none"]);
     await seed(agent, [{ text: "Ada released version 2", importance: 5 }]); // 20: reached
-    await t.system.reflections.idle();
+    await jobsIdle();
     const after = await runs(agent);
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ trigger: "threshold", status: "succeeded" });
@@ -231,7 +241,7 @@ describe("threshold trigger", () => {
 
     // The sum restarts after the run: reflections do not count, new importance 5 < 20.
     await seed(agent, [{ text: "Ada went home", importance: 5 }]);
-    await t.system.reflections.idle();
+    await jobsIdle();
     expect(await runs(agent)).toHaveLength(1);
   });
 
@@ -240,7 +250,7 @@ describe("threshold trigger", () => {
     await t.call("PUT", `/v1/agents/${agent}/settings`, { reflectionThreshold: 0 });
     const chats = t.stub.calls.chat;
     await seed(agent, [{ text: "Ada found a data loss bug", importance: 10 }]);
-    await t.system.reflections.idle();
+    await jobsIdle();
     expect(await runs(agent)).toEqual([]);
     expect(t.stub.calls.chat).toBe(chats);
   });
@@ -255,8 +265,8 @@ describe("threshold trigger", () => {
     try {
       // As two processes would: each checks the threshold, both try to claim the run.
       const results = await Promise.all([
-        maybeReflect(t.system.reflect, agent),
-        maybeReflect(t.system.reflect, agent),
+        reflectOnThreshold(t.system.reflect, agent),
+        reflectOnThreshold(t.system.reflect, agent),
       ]);
       expect(results.filter((r) => r !== null)).toHaveLength(1);
     } finally {
@@ -267,18 +277,29 @@ describe("threshold trigger", () => {
     expect(all[0]?.status).toBe("succeeded");
   });
 
-  it("after a failed run, threshold triggers back off; manual reflection does not", async () => {
+  it("a failed threshold run is retried by its job", async () => {
+    const agent = uniq("trigger-retry");
+    await t.call("PUT", `/v1/agents/${agent}/settings`, { reflectionThreshold: 10 });
+    t.stub.scriptChat([{ status: 500 }, QUESTIONS, "1. Ada breaks deploys (because of 1)", "none", "none"]);
+    await seed(agent, [{ text: "Ada broke the deploy", importance: 10 }]);
+    await jobsIdle();
+    expect((await runs(agent)).map((r) => r.status)).toEqual(["succeeded", "failed"]);
+    expect((await reflections(agent)).map((m) => m.description)).toEqual(["Ada breaks deploys"]);
+  });
+
+  it("after the job's last failed run, threshold triggers back off; manual reflection does not", async () => {
     const agent = uniq("trigger-backoff");
     await t.call("PUT", `/v1/agents/${agent}/settings`, { reflectionThreshold: 10 });
-    t.stub.scriptChat([{ status: 500 }]);
+    t.stub.scriptChat([{ status: 500 }, { status: 500 }, { status: 500 }]);
     await seed(agent, [{ text: "Ada broke the deploy", importance: 10 }]);
-    await t.system.reflections.idle();
-    expect((await runs(agent)).map((r) => r.status)).toEqual(["failed"]);
+    await jobsIdle();
+    // Three attempts (the catalog's agent.reflect policy), each a failed run; the last is final.
+    expect((await runs(agent)).map((r) => r.status)).toEqual(["failed", "failed", "failed"]);
 
     const chats = t.stub.calls.chat;
     await seed(agent, [{ text: "Ada broke the deploy again", importance: 10 }]);
-    await t.system.reflections.idle();
-    expect(await runs(agent)).toHaveLength(1);
+    await jobsIdle();
+    expect(await runs(agent)).toHaveLength(3);
     expect(t.stub.calls.chat).toBe(chats);
 
     t.stub.scriptChat([QUESTIONS, "1. Ada breaks deploys (because of 1, 2)", "none", "none"]);

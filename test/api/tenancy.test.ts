@@ -29,6 +29,7 @@ const scoped = { authorization: `Bearer scoped-${s}` };
 let t: TestSystem;
 let doc: OpenApiDoc;
 let otherMemory: string;
+const otherDelivery = `d-${s}`;
 beforeAll(async () => {
   t = await startTestSystem({
     env: {
@@ -38,6 +39,8 @@ beforeAll(async () => {
       LLM_MODEL: "stub-chat",
     },
   });
+  // Deliveries are `github.deliver` jobs on the in-process queue.
+  t.system.jobs.startWorkers();
   doc = await loadDoc(t.app);
   const res = await t.call(
     "POST",
@@ -51,7 +54,7 @@ beforeAll(async () => {
     (await t.call("POST", `/v1/agents/${enc(mineAgent)}/memories`, { description: "mine" }, admin)).status,
   ).toBe(201);
   // A GitHub delivery routed to the other tenant's agent, for the deliveries list.
-  const id = `d-${s}`;
+  const id = otherDelivery;
   const body = JSON.stringify({
     ref: "refs/heads/main",
     before: "0".repeat(40),
@@ -81,12 +84,13 @@ afterAll(() => t.close());
 
 const enc = encodeURIComponent;
 
-type Rule = { kind: "agent-404" } | { kind: "filtered-list" };
+type Rule = { kind: "agent-404" } | { kind: "filtered-list" } | { kind: "delivery-404" };
 
 /** The tenancy rule of an operation, derived from its shape; null = no rule (the test fails). */
 function ruleFor(o: Operation): Rule | null {
   if (o.path.startsWith("/v1/agents/{agentId}")) return { kind: "agent-404" };
   if (o.method === "GET" && !o.path.includes("{")) return { kind: "filtered-list" };
+  if (o.path.startsWith("/v1/webhooks/github/deliveries/{id}")) return { kind: "delivery-404" };
   return null;
 }
 
@@ -108,7 +112,7 @@ it("a scoped key reaches no other tenant's data through any /v1 operation", asyn
   expect(ops.length).toBeGreaterThan(10);
   const before = await otherStats();
   expect(before.total).toBeGreaterThan(0);
-  const seen = { agent: 0, list: 0 };
+  const seen = { agent: 0, list: 0, delivery: 0 };
   for (const o of ops) {
     const rule = ruleFor(o);
     expect(rule, `${o.name} has no tenancy rule: add one to ruleFor`).not.toBeNull();
@@ -122,6 +126,12 @@ it("a scoped key reaches no other tenant's data through any /v1 operation", asyn
         const crossId = await call(o, fillPath(o.path, { agentId: mineAgent, id: otherMemory }), scoped);
         expect(crossId.status, `${o.name} with another tenant's memory id`).toBe(404);
       }
+    } else if (rule?.kind === "delivery-404") {
+      // Another tenant's delivery does not exist for the scoped key; the unscoped key sees it.
+      seen.delivery++;
+      const path = fillPath(o.path, { id: otherDelivery });
+      expect((await call(o, path, scoped)).status, `${o.name} on another tenant's delivery`).toBe(404);
+      expect((await call(o, path, admin)).status, o.name).not.toBe(404);
     } else if (rule?.kind === "filtered-list") {
       seen.list++;
       const full = await call(o, o.path, admin);

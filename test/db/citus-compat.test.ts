@@ -170,7 +170,8 @@ function agentPredicates(statement: string): number {
 }
 
 /** The enrichment sweep scans every agent's pending rows on purpose (every shard under Citus). */
-const SWEEP = /FROM memories\s+WHERE \(importance_status = 'pending' OR embedding_status = 'pending'\)/;
+const SWEEP =
+  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)/;
 
 async function waitFor(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;

@@ -57,5 +57,6 @@ describe("zero-config enrichment (no Redis, PGlite)", () => {
       return m.status.importance === "failed" ? m : null;
     });
     expect(failed.errors?.importance).toContain("very important!");
-  });
+    // Opening embedded PGlite and migrating it takes most of this, ~25 s on a loaded machine.
+  }, 120_000);
 });

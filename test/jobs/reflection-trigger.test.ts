@@ -57,10 +57,14 @@ it("LLM-scored observations trigger a reflection at the threshold, not before", 
   await t.call("POST", `/v1/agents/${agent}/memories`, {
     description: "the database migration failed during the deploy",
   });
-  const reflections = await waitFor("a reflection", async () => {
-    const r = await list(agent, "?kind=reflection");
-    return r.length >= 2 ? r : null;
-  });
+  const reflections = await waitFor(
+    "a reflection",
+    async () => {
+      const r = await list(agent, "?kind=reflection");
+      return r.length >= 2 ? r : null;
+    },
+    60_000,
+  );
   const observations = new Set((await list(agent, "?kind=observation")).map((m) => m.id));
   for (const r of reflections) {
     expect(r.citations.length).toBeGreaterThan(0);

@@ -31,6 +31,11 @@ export type Stub = {
    * general script), so scripted reflection answers are not consumed by importance calls.
    */
   scriptChatWhen(when: RegExp, replies: ScriptedReply[]): void;
+  /**
+   * Holds the next chat request whose prompt matches `when` until `release()` (or until its client
+   * goes away, e.g. a killed worker); `arrived` resolves when it is being held. Later ones pass.
+   */
+  holdNextChat(when: RegExp): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 };
 
@@ -40,6 +45,7 @@ export async function startStubOpenAI(): Promise<Stub> {
   let statusLeft = Number.POSITIVE_INFINITY;
   const script: ScriptedReply[] = [];
   const keyed: { when: RegExp; replies: ScriptedReply[] }[] = [];
+  const holds: { when: RegExp; arrived: () => void; gate: Promise<void> }[] = [];
   const stub: Omit<Stub, "url" | "close"> = {
     calls: { embeddings: 0, chat: 0, models: 0 },
     requests: [],
@@ -52,6 +58,17 @@ export async function startStubOpenAI(): Promise<Stub> {
     },
     scriptChatWhen(when, replies) {
       keyed.push({ when, replies: [...replies] });
+    },
+    holdNextChat(when) {
+      let arrived: () => void = () => {};
+      let release: () => void = () => {};
+      const hold = {
+        when,
+        arrived: () => arrived(),
+        gate: new Promise<void>((r) => (release = r)),
+      };
+      holds.push(hold);
+      return { arrived: new Promise<void>((r) => (arrived = r)), release: () => release() };
     },
   };
 
@@ -90,6 +107,13 @@ export async function startStubOpenAI(): Promise<Stub> {
       });
     if (path === "/v1/embeddings") return send(res, 200, embeddings(body as EmbeddingsBody));
     const prompt = JSON.stringify((body as { messages?: unknown }).messages ?? "");
+    const held = holds.findIndex((h) => h.when.test(prompt));
+    if (held >= 0) {
+      const [hold] = holds.splice(held, 1);
+      hold?.arrived();
+      await Promise.race([hold?.gate, new Promise((r) => res.once("close", r))]);
+      if (res.destroyed) return; // the client died while held: it consumes no reply
+    }
     const match = keyed.find((k) => k.replies.length > 0 && k.when.test(prompt));
     const next = mode.kind === "nonsense" ? "very important!" : (match?.replies.shift() ?? script.shift());
     if (typeof next === "object") {

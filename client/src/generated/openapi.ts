@@ -962,6 +962,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/github/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a received or failed GitHub delivery now
+         * @description Enqueues the delivery's `github.deliver` job (a no-op while one is already queued). The failed-attempt count is kept. A key with an agent prefix may only retry deliveries routed to one of its agents.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description X-GitHub-Delivery */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GithubDeliveryRetry"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such delivery (or not routed to the key's agents) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The delivery is already processed or ignored */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/reflect": {
         parameters: {
             query?: never;
@@ -1997,6 +2102,11 @@ export interface components {
             attempts: number;
             receivedAt: string;
             processedAt: string | null;
+        };
+        GithubDeliveryRetry: {
+            deliveryId: string;
+            /** @enum {string} */
+            status: "queued";
         };
         ReflectionRun: {
             /** @example ref_3n8x0q4w7f2k9d1c5b6a */

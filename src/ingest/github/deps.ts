@@ -10,10 +10,10 @@ export type IngestDeps = {
 };
 
 /**
- * The seam between accepting a delivery and processing it. The stored delivery row is the
- * source of truth; `enqueue` only makes processing start. It never throws: a delivery that was
- * stored has been accepted, and one whose enqueue is lost is finished by the recovery sweep
- * (`processPendingDeliveries`). The job system implements it as the `github.process-delivery` job.
+ * The seam between accepting a delivery and processing it: the job system implements it by
+ * enqueuing a `github.deliver` job (src/jobs/notifiers.ts). The stored delivery row is the source
+ * of truth; `enqueue` only makes processing start. It never throws: a delivery that was stored has
+ * been accepted, and one whose enqueue is lost is found by the sweep (`unfinishedDeliveries`).
  */
 export interface DeliveryProcessor {
   enqueue(deliveryId: string): Promise<void>;

@@ -1,6 +1,7 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { type DeliveryStatus, githubDeliveries } from "../../db/schema";
 import type { MemoryDeps } from "../../memory/deps";
+import { visibleTo } from "./delivery-scope";
 
 /** A delivery as the API lists it (never the payload). */
 export type DeliverySummary = {
@@ -25,13 +26,10 @@ export async function listDeliveries(
   deps: Pick<MemoryDeps, "db">,
   opts: { limit: number; status?: DeliveryStatus; agentPrefix?: string | null },
 ): Promise<DeliverySummary[]> {
-  const conds: SQL[] = [];
-  if (opts.status) conds.push(eq(githubDeliveries.status, opts.status));
-  if (opts.agentPrefix) {
-    conds.push(
-      sql`EXISTS (SELECT 1 FROM unnest(${githubDeliveries.agentIds}) AS a WHERE starts_with(a, ${opts.agentPrefix}))`,
-    );
-  }
+  const conds = [
+    opts.status ? eq(githubDeliveries.status, opts.status) : undefined,
+    visibleTo(opts.agentPrefix),
+  ];
   const rows = await deps.db
     .select({
       id: githubDeliveries.id,

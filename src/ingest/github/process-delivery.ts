@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { type GithubDeliveryRow, githubDeliveries } from "../../db/schema";
 import { NotFound } from "../../lib/errors";
 import { createMemories } from "../../memory/create-memories";
-import type { EnrichmentNotifier, PendingWork } from "../../memory/deps";
+import type { EnrichmentNotifier, PendingWork, ReflectionScheduler } from "../../memory/deps";
 import type { IngestDeps } from "./deps";
 import { describeEvent } from "./describe/index";
 import { routeAgents } from "./route-agents";
@@ -25,9 +25,12 @@ const NO_AGENT = "no agent to route it to: the event has no repository or organi
  */
 export async function processDelivery(deps: IngestDeps, deliveryId: string): Promise<ProcessOutcome> {
   const pending: PendingWork[] = [];
-  // createMemories announces enrichment work itself; inside our transaction that would be
-  // before commit (a worker could look for rows not yet visible), so collect and announce after.
+  const gained = new Set<string>();
+  // createMemories announces enrichment work and new importance itself; inside our transaction
+  // that would be before commit (a job could look for rows not yet visible), so collect and
+  // announce after.
   const collect: EnrichmentNotifier = { pending: async (items) => void pending.push(...items) };
+  const reflection: ReflectionScheduler = { importanceAdded: async (agentId) => void gained.add(agentId) };
   let outcome: ProcessOutcome;
   try {
     outcome = await deps.memory.db.transaction(async (tx) => {
@@ -39,7 +42,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       if (!row) throw new NotFound(`GitHub delivery ${deliveryId} not found`, { deliveryId });
       if (row.status === "processed" || row.status === "ignored") return { status: "skipped" } as const;
 
-      const memory = { ...deps.memory, db: tx, enrichment: collect };
+      const memory = { ...deps.memory, db: tx, enrichment: collect, reflection };
       const result = apply(row, deps);
       if (result.status === "ignored") {
         await finish(tx, deliveryId, {
@@ -64,6 +67,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
     throw error;
   }
   if (pending.length > 0) await deps.memory.enrichment.pending(pending);
+  for (const agentId of gained) await deps.memory.reflection.importanceAdded(agentId);
   return outcome;
 }
 
@@ -117,7 +121,9 @@ const MAX_REASON = 500;
 
 /** Records the failure; never overwrites a final status a concurrent run may have written. */
 async function markFailed(deps: IngestDeps, id: string, error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
+  // A database error arrives wrapped ("Failed query: <the SQL>"); the cause says what went wrong.
+  const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const message = root instanceof Error ? root.message : String(root);
   try {
     await deps.memory.db
       .update(githubDeliveries)

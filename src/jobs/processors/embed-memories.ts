@@ -1,5 +1,7 @@
-import { claimRows, errorText, markFailed } from "../claims";
-import { storeEmbeddings } from "../store";
+import { claimRows } from "../../memory/enrichment/claim";
+import { markFailed } from "../../memory/enrichment/fail";
+import { errorText } from "../../memory/enrichment/fields";
+import { storeEmbeddings } from "../../memory/enrichment/store";
 import { isFinalAttempt, type Processor } from "./types";
 
 /**
@@ -7,7 +9,7 @@ import { isFinalAttempt, type Processor } from "./types";
  * (the embedder splits by its own `maxBatchSize`), stores the vectors under the model id.
  * Provider faults throw so the queue backs off; on the last attempt the rows are marked failed.
  */
-export const embedMemories: Processor = async (deps, payload, ctx) => {
+export const embedMemories: Processor<"memories.embed"> = async (deps, payload, ctx) => {
   const rows = await claimRows(deps.db, "embedding", payload.items, ctx.jobId, deps.claimMs);
   if (rows.length === 0) return { claimed: 0, embedded: 0 };
   let vectors: number[][];

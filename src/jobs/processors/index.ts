@@ -1,14 +1,19 @@
 import { UnrecoverableError } from "bullmq";
-import { JOBS, type JobName } from "../catalog";
+import { JOBS, type JobName, type Payload } from "../catalog";
+import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
+import { reflectAgentJob } from "./reflect-agent";
 import { scoreImportance } from "./score-importance";
 import type { JobContext, Processor, ProcessorDeps } from "./types";
 
 export type { JobContext, ProcessorDeps } from "./types";
 
-const PROCESSORS: Record<JobName, Processor> = {
+/** One processor per job of the catalog; a job without one fails the typecheck. */
+const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.embed": embedMemories,
   "memories.score": scoreImportance,
+  "github.deliver": deliverGithub,
+  "agent.reflect": reflectAgentJob,
 };
 
 /**
@@ -17,7 +22,9 @@ const PROCESSORS: Record<JobName, Processor> = {
  */
 export async function runJob(deps: ProcessorDeps, name: string, data: unknown, ctx: JobContext) {
   if (!(name in JOBS)) throw new UnrecoverableError(`unknown job ${name}`);
-  const parsed = JOBS[name as JobName].payload.safeParse(data);
+  const job = name as JobName;
+  const parsed = JOBS[job].payload.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`bad ${name} payload: ${parsed.error.message}`);
-  return PROCESSORS[name as JobName](deps, parsed.data, ctx);
+  const processor = PROCESSORS[job] as Processor<JobName>;
+  return processor(deps, parsed.data as Payload<JobName>, ctx);
 }

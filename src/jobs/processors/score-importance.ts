@@ -1,7 +1,9 @@
 import { InvalidProviderAnswer } from "../../lib/errors";
+import { type ClaimedRow, claimRows } from "../../memory/enrichment/claim";
+import { markFailed, recordInvalid } from "../../memory/enrichment/fail";
+import { errorText } from "../../memory/enrichment/fields";
+import { storeScores } from "../../memory/enrichment/store";
 import type { ImportanceScorer } from "../../providers/types";
-import { type ClaimedRow, claimRows, errorText, markFailed } from "../claims";
-import { recordInvalid, storeScores } from "../store";
 import { isFinalAttempt, type Processor } from "./types";
 
 /** Unusable replies tolerated per memory before it is marked failed (counted in `attempts`). */
@@ -17,7 +19,7 @@ type Outcome = { row: ClaimedRow } & ({ score: number } | { error: unknown });
  * `MAX_INVALID_REPLIES`); any memory left pending makes the job throw, so the queue retries it
  * after a backoff and only the rows still pending are sent again.
  */
-export const scoreImportance: Processor = async (deps, payload, ctx) => {
+export const scoreImportance: Processor<"memories.score"> = async (deps, payload, ctx) => {
   const rows = await claimRows(deps.db, "importance", payload.items, ctx.jobId, deps.claimMs);
   if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
   const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
@@ -29,7 +31,7 @@ export const scoreImportance: Processor = async (deps, payload, ctx) => {
       scored.map((o) => ({ ...ref(o.row), score: o.score })),
     );
   });
-  // New importance may push an agent over its reflection threshold (the scheduler dedupes).
+  // New importance may push an agent over its reflection threshold: an `agent.reflect` job if due.
   const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
   for (const agentId of agents) await deps.reflection.importanceAdded(agentId);
   const invalid = outcomes.flatMap((o) =>

@@ -5,6 +5,7 @@ import { Invalid } from "../../lib/errors";
 import type { TokenCounter } from "../context/tokens";
 import { createMemories, type NewMemoryInput } from "../create-memories";
 import type { MemoryDeps } from "../deps";
+import { importanceGivenSql } from "../enrichment/reset";
 import { LIMITS } from "../limits";
 import { inMemoryTransaction, type Tx } from "../transaction";
 import { sectionsOf } from "./sections-of";
@@ -176,10 +177,7 @@ async function refreshKept(
     const rows = kept
       .slice(i, i + 500)
       .map((k) => sql`(${k.id}::text, ${JSON.stringify(k.input.metadata)}::jsonb)`);
-    const setImportance =
-      importance === undefined
-        ? sql``
-        : sql`, importance = ${importance}, importance_status = 'ready', importance_source = 'caller', importance_error = NULL`;
+    const setImportance = importance === undefined ? sql`` : sql`, ${importanceGivenSql(importance)}`;
     await tx.execute(
       sql`UPDATE memories m SET metadata = x.meta, updated_at = now()${setImportance}
           FROM (VALUES ${sql.join(rows, sql`, `)}) AS x(id, meta) WHERE m.agent_id = ${agentId} AND m.id = x.id`,

@@ -66,6 +66,25 @@ export async function claimRun(
   throw new Conflict(`a reflection is already running for agent ${agentId}`, { runId: running?.id ?? null });
 }
 
+/**
+ * Marks the agent's `running` threshold run failed: only the agent's one `agent.reflect` job
+ * starts threshold runs, so when that job is resumed after its worker died, such a run is the
+ * dead attempt's (and were that worker alive after all, its run could no longer finish:
+ * `finishRun` only touches `running` rows, so its insights roll back).
+ */
+export async function abandonThresholdRun(db: Db, agentId: string, now: Date): Promise<void> {
+  await db
+    .update(reflectionRuns)
+    .set({ status: "failed", error: "abandoned: its worker died; the job was retried", finishedAt: now })
+    .where(
+      and(
+        eq(reflectionRuns.agentId, agentId),
+        eq(reflectionRuns.status, "running"),
+        eq(reflectionRuns.trigger, "threshold"),
+      ),
+    );
+}
+
 /** Final state of a run. Only a still-`running` row changes; returns null if it was not (taken over as stale). */
 export async function finishRun(
   db: Pick<Db, "update">,

@@ -8,6 +8,7 @@ import { type Db, queryRows } from "../../db/client";
 import { agentSettings, reflectionRuns } from "../../db/schema";
 import { Conflict } from "../../lib/errors";
 import { type ReflectionResult, reflectAgent } from "./reflect";
+import { abandonThresholdRun } from "./runs";
 import type { ReflectAgentDeps } from "./types";
 
 /**
@@ -61,21 +62,37 @@ async function backingOff(deps: Pick<ReflectAgentDeps, "db" | "clock">, agentId:
   return deps.clock.now().getTime() - last.finishedAt.getTime() < FAILED_RUN_BACKOFF_MS;
 }
 
+/** True when reflection is on for the agent and its importance since the last reflection reached its threshold. */
+async function thresholdReached(deps: ReflectAgentDeps, agentId: string): Promise<boolean> {
+  if (!deps.chat) return false;
+  const threshold = await reflectionThreshold(deps, agentId);
+  if (threshold <= 0) return false;
+  return (await importanceSinceLastReflection(deps.db, agentId)) >= threshold;
+}
+
+/**
+ * Whether a threshold reflection should be enqueued now: the threshold is reached and the agent
+ * is not backing off after a failed run. Asked when importance is added (one indexed sum).
+ */
+export async function dueForReflection(deps: ReflectAgentDeps, agentId: string): Promise<boolean> {
+  return (await thresholdReached(deps, agentId)) && !(await backingOff(deps, agentId));
+}
+
 /**
  * Runs a `threshold` reflection when the agent's importance since its last reflection has reached
- * its threshold. Returns null when reflection is off (no LLM, threshold 0), not due, backing off after a
- * failed run, or already running elsewhere; otherwise the run's result (which may be a failed run). This is the one call a
- * job processor makes after importance is scored.
+ * its threshold: the `agent.reflect` job's one call. Returns null when reflection is off, not due,
+ * or already running elsewhere; otherwise the run's result (which may be a failed run). No backoff
+ * check: the job was enqueued when due, and its retries are the backoff. `takeOver` (a job
+ * resumed after its worker died) first fails the threshold run that worker left `running` — before
+ * the threshold check, which counts importance since the latest running run.
  */
-export async function maybeReflect(
+export async function reflectOnThreshold(
   deps: ReflectAgentDeps,
   agentId: string,
+  opts: { takeOver: boolean } = { takeOver: false },
 ): Promise<ReflectionResult | null> {
-  if (!deps.chat) return null;
-  const threshold = await reflectionThreshold(deps, agentId);
-  if (threshold <= 0) return null;
-  if ((await importanceSinceLastReflection(deps.db, agentId)) < threshold) return null;
-  if (await backingOff(deps, agentId)) return null;
+  if (opts.takeOver) await abandonThresholdRun(deps.db, agentId, deps.clock.now());
+  if (!(await thresholdReached(deps, agentId))) return null;
   try {
     return await reflectAgent(deps, agentId, "threshold");
   } catch (err) {

@@ -1,6 +1,7 @@
 import { and, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import type { Embedder } from "../../providers/types";
+import { FIELDS } from "../enrichment/fields";
 import { filterConditions, type MemoryFilters } from "../filters";
 import type { RankingChoice } from "./presets";
 
@@ -21,7 +22,7 @@ export async function readAgentState(
   filters: MemoryFilters,
   pendingMax: number,
 ): Promise<{ ranking: RankingChoice | null; pending: PendingMemory[] }> {
-  const where = and(...filterConditions(agentId, filters), sql`memories.embedding_status = 'pending'`);
+  const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
   const [row] = await queryRows<{ ranking: RankingChoice | null; pending: PendingMemory[] | null }>(
     db,
     sql`SELECT (SELECT retrieval FROM agent_settings WHERE agent_id = ${agentId}) AS ranking,

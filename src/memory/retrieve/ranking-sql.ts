@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { isoUtc } from "../../db/iso";
+import { FIELDS, target } from "../enrichment/fields";
 import type { MemoryFilters } from "../filters";
 import type { FreshVector } from "./agent-state";
 import { RECENCY_UNITS, type RecencyUnit } from "./presets";
@@ -7,6 +8,9 @@ import type { LexicalQuery } from "./relevance";
 
 // The ranking SQL shared by the exact and fast queries: parameters, raw recency, min-max scaling
 // and the weighted top-k tail.
+
+const imp = FIELDS.importance;
+const emb = FIELDS.embedding;
 
 export type RankParams = {
   agentId: string;
@@ -71,8 +75,8 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">)
     SELECT m.id, m.agent_id AS "agentId", m.kind, m.description,
       ${isoUtc(sql`m.created_at`)} AS "createdAt",
       ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
-      m.importance, m.importance_status AS "importanceStatus", m.importance_error AS "importanceError",
-      m.embedding_status AS "embeddingStatus", m.embedding_error AS "embeddingError",
+      m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
+      m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { retryFailed } from "../../../memory/retry-failed";
+import { retryFailed } from "../../../memory/enrichment/retry";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, json } from "../../schemas";
 

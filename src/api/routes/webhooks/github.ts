@@ -11,7 +11,7 @@ export const GITHUB_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 export const GITHUB_WEBHOOK_PATH = "/webhooks/github";
 
 // GitHub delivery ids are GUIDs and event names snake_case; anything else is refused before storing.
-const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+export const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const EVENT = /^[a-z][a-z0-9_]{0,63}$/;
 
 const Accepted = z

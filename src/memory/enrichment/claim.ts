@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/client";
+import { memories } from "../../db/schema";
+import { atRevision, type EnrichedField, FIELDS, type MemoryRef, refValues, target } from "./fields";
+
+/** A memory row a job has claimed, with what the provider needs. */
+export type ClaimedRow = {
+  id: string;
+  agentId: string;
+  revision: number;
+  description: string;
+  attempts: number;
+};
+
+/**
+ * Claims the rows of a chunk still pending at the announced revision and not claimed by
+ * another live job. Only claimed rows are sent to a provider, so overlapping jobs (a sweep
+ * re-announcing queued work) never pay twice. `owner` is the job id: a retry of the same job,
+ * or the same job taken over after its worker died, reclaims its rows at once.
+ */
+export async function claimRows(
+  db: Db,
+  field: EnrichedField,
+  items: readonly MemoryRef[],
+  owner: string,
+  claimMs: number,
+): Promise<ClaimedRow[]> {
+  const f = FIELDS[field];
+  const rows = await queryRows<ClaimedRow>(
+    db,
+    sql`UPDATE ${memories} SET ${target(f.claimedBy)} = ${owner},
+          ${target(f.claimedUntil)} = now() + make_interval(secs => ${claimMs / 1000}::float8)
+        FROM ${refValues(items)}
+        WHERE ${atRevision} AND ${f.status} = 'pending'
+          AND (${f.claimedUntil} IS NULL OR ${f.claimedUntil} < now() OR ${f.claimedBy} = ${owner})
+        RETURNING ${memories.id} AS id, ${memories.agentId} AS "agentId", ${memories.revision} AS revision,
+          ${memories.description} AS description, ${memories.attempts} AS attempts`,
+  );
+  // Stable order: providers see the chunk in announcement order (and results map back by index).
+  const order = new Map(items.map((i, n) => [i.memoryId, n]));
+  return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}

@@ -1,0 +1,91 @@
+import { sql } from "drizzle-orm";
+import pgvector from "pgvector";
+import { type Db, queryRows } from "../../db/client";
+import { memories, memoryEmbeddings } from "../../db/schema";
+import { atRevision, FIELDS, type MemoryRef, refValues, target } from "./fields";
+
+export type VectorFor = MemoryRef & { vector: number[] };
+
+const e = memoryEmbeddings;
+
+/**
+ * Stores vectors of `model` for memories still at the given revision, in one statement. The
+ * `FOR SHARE` lock makes a concurrent description change wait for (and then delete) the vector,
+ * or makes this insert skip the row: a deleted memory never comes back, a newer text wins.
+ */
+export async function insertVectors(db: Db, model: string, items: readonly VectorFor[]): Promise<string[]> {
+  if (items.length === 0) return [];
+  const values = sql.join(
+    items.map(
+      (i) =>
+        sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int, ${pgvector.toSql(i.vector)}::vector)`,
+    ),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`INSERT INTO ${e} (${target(e.memoryId)}, ${target(e.agentId)}, ${target(e.model)}, ${target(e.dimensions)},
+          ${target(e.embedding)}, ${target(e.revision)})
+        SELECT ${memories.id}, ${memories.agentId}, ${model}, vector_dims(x.vec), x.vec, ${memories.revision}
+        FROM (VALUES ${values}) AS x(agent_id, id, rev, vec)
+        JOIN ${memories} ON ${atRevision}
+        FOR SHARE OF ${memories}
+        ON CONFLICT (${target(e.agentId)}, ${target(e.memoryId)}, ${target(e.model)}) DO UPDATE
+          SET ${target(e.embedding)} = excluded.${target(e.embedding)},
+              ${target(e.dimensions)} = excluded.${target(e.dimensions)},
+              ${target(e.revision)} = excluded.${target(e.revision)}, ${target(e.createdAt)} = now()
+          WHERE ${e.revision} <= excluded.${target(e.revision)}
+        RETURNING ${e.memoryId} AS id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Embeds for the configured model: stores the vectors and marks the rows ready, atomically. */
+export async function storeEmbeddings(db: Db, model: string, items: readonly VectorFor[]): Promise<number> {
+  const f = FIELDS.embedding;
+  return db.transaction(async (tx) => {
+    // Status first: it locks the rows still pending at this revision, and only those get vectors.
+    const ready = await queryRows<{ id: string }>(
+      tx as unknown as Db,
+      sql`UPDATE ${memories} SET ${target(f.status)} = 'ready', ${target(f.error)} = NULL,
+            ${target(memories.embeddingModel)} = ${model},
+            ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
+          FROM ${refValues(items)}
+          WHERE ${atRevision} AND ${f.status} = 'pending'
+          RETURNING ${memories.id} AS id`,
+    );
+    const keep = new Set(ready.map((r) => r.id));
+    await insertVectors(
+      tx as unknown as Db,
+      model,
+      items.filter((i) => keep.has(i.memoryId)),
+    );
+    return ready.length;
+  });
+}
+
+/** Stores importance scores for rows still pending at the given revision. */
+export async function storeScores(
+  db: Db,
+  source: string,
+  items: readonly (MemoryRef & { score: number })[],
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const f = FIELDS.importance;
+  const values = sql.join(
+    items.map(
+      (i) => sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int, ${i.score}::smallint)`,
+    ),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`UPDATE ${memories} SET ${target(memories.importance)} = x.score, ${target(f.status)} = 'ready',
+          ${target(f.error)} = NULL, ${target(memories.importanceSource)} = ${source},
+          ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
+        FROM (VALUES ${values}) AS x(agent_id, id, rev, score)
+        WHERE ${atRevision} AND ${f.status} = 'pending'
+        RETURNING ${memories.id} AS id`,
+  );
+  return rows.length;
+}
