@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ErrorCode } from "../lib/errors";
 import { LIMITS } from "../memory/limits";
 import { REFLECTION_TRIGGERS, RUN_STATUSES } from "../memory/reflect/types";
-import { ENRICHMENT_STATES, MEMORY_KINDS } from "../memory/types";
+import { ENRICHMENT_STATES, MEMORY_KINDS, WRITABLE_KINDS } from "../memory/types";
 
 /** Shared OpenAPI schemas; every limit here comes from `LIMITS`. */
 
@@ -23,6 +23,11 @@ export const MemoryParams = AgentParam.extend({
 });
 
 export const Kind = z.enum(MEMORY_KINDS);
+/** Kinds a memory may be written as; `document` sections come from `POST /documents` only. */
+export const WritableKind = z.enum(WRITABLE_KINDS, {
+  error:
+    "kind must be observation, reflection or plan (document sections are written by POST /v1/agents/{agentId}/documents)",
+});
 export const IsoTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-22T10:00:00Z" });
 export const Importance = z.number().int().min(1).max(10);
 export const Vector = z
@@ -48,7 +53,7 @@ export const Description = z
 export const NewMemory = z
   .object({
     description: Description,
-    kind: Kind.optional(),
+    kind: WritableKind.optional(),
     createdAt: IsoTime.optional(),
     importance: Importance.optional(),
     embedding: Vector.optional(),
