@@ -1383,6 +1383,272 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agent's imported documents by source */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description The `next` of the previous page */
+                    after?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documents: components["schemas"]["Document"][];
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Import a document (markdown, HTML or text) as sections
+         * @description Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NewDocument"];
+                };
+            };
+            responses: {
+                /** @description Imported (or unchanged) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DocumentImport"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Delete a document source and all its sections */
+        delete: {
+            parameters: {
+                query: {
+                    source: string;
+                };
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted (sections removed) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: string;
+                            deleted: number;
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1391,7 +1657,7 @@ export interface components {
             id: string;
             agentId: string;
             /** @enum {string} */
-            kind: "observation" | "reflection" | "plan";
+            kind: "observation" | "reflection" | "plan" | "document";
             description: string;
             createdAt: string;
             lastAccessedAt: string;
@@ -1480,6 +1746,7 @@ export interface components {
                 observation: number;
                 reflection: number;
                 plan: number;
+                document: number;
             };
             importance: {
                 pending: number;
@@ -1530,7 +1797,7 @@ export interface components {
             now?: string;
             /** @default true */
             touch?: boolean;
-            kinds?: ("observation" | "reflection" | "plan")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document")[];
             /**
              * @description exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks
              * @default auto
@@ -1621,6 +1888,63 @@ export interface components {
         EnrichmentRetried: {
             importance: number;
             embedding: number;
+        };
+        DocumentImport: {
+            source: string;
+            title: string | null;
+            /** @enum {string} */
+            format: "markdown" | "html" | "text";
+            sections: number;
+            tokens: number;
+            created: number;
+            kept: number;
+            deleted: number;
+            unchanged: boolean;
+            importedAt: string;
+        };
+        /**
+         * @example {
+         *       "source": "docs/deploy.md",
+         *       "content": "# Deploying\n\nMerge to main; CI builds the image.\n\n## Rollback\n\nRedeploy the previous tag."
+         *     }
+         */
+        NewDocument: {
+            /** @example docs/getting-started.md */
+            source: string;
+            content: string;
+            /**
+             * @description Default: from the source's extension (.html/.htm → html, .txt → text), else markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "html" | "text";
+            title?: string;
+            /** @description Tokens per section (default 512) */
+            maxTokens?: number;
+            /**
+             * @example {
+             *       "source": "github",
+             *       "repository": "acme/api"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Caller-side importance of every section; otherwise scored */
+            importance?: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00Z
+             */
+            createdAt?: string;
+        };
+        Document: {
+            source: string;
+            title: string | null;
+            /** @enum {string} */
+            format: "markdown" | "html" | "text";
+            sections: number;
+            tokens: number;
+            importedAt: string;
         };
     };
     responses: never;
