@@ -14,7 +14,9 @@ export interface paths {
                 query?: {
                     /** @description Comma-separated kinds */
                     kind?: string;
+                    /** @description ISO 8601 with an offset; years 0001-9999 */
                     since?: string;
+                    /** @description ISO 8601 with an offset; years 0001-9999 */
                     until?: string;
                     /** @description JSON object; memories whose metadata contains it */
                     metadata?: string;
@@ -656,7 +658,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0); importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes (approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes (approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
          */
         post: {
             parameters: {
@@ -1704,6 +1706,7 @@ export interface components {
             kind?: "observation" | "reflection" | "plan";
             /**
              * Format: date-time
+             * @description ISO 8601 with an offset; years 0001-9999
              * @example 2026-11-22T10:00:00Z
              */
             createdAt?: string;
@@ -1711,6 +1714,7 @@ export interface components {
             embedding?: number[];
             embeddingModel?: string;
             /**
+             * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
              * @example {
              *       "source": "github",
              *       "repository": "acme/api"
@@ -1792,6 +1796,7 @@ export interface components {
             decay?: number;
             /**
              * Format: date-time
+             * @description ISO 8601 with an offset; years 0001-9999
              * @example 2026-11-22T10:00:00Z
              */
             now?: string;
@@ -1813,15 +1818,18 @@ export interface components {
             filters?: {
                 /**
                  * Format: date-time
+                 * @description ISO 8601 with an offset; years 0001-9999
                  * @example 2026-11-22T10:00:00Z
                  */
                 since?: string;
                 /**
                  * Format: date-time
+                 * @description ISO 8601 with an offset; years 0001-9999
                  * @example 2026-11-22T10:00:00Z
                  */
                 until?: string;
                 /**
+                 * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
                  * @example {
                  *       "source": "github",
                  *       "repository": "acme/api"
@@ -1921,6 +1929,7 @@ export interface components {
             /** @description Tokens per section (default 512) */
             maxTokens?: number;
             /**
+             * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
              * @example {
              *       "source": "github",
              *       "repository": "acme/api"
@@ -1933,6 +1942,7 @@ export interface components {
             importance?: number;
             /**
              * Format: date-time
+             * @description ISO 8601 with an offset; years 0001-9999
              * @example 2026-11-22T10:00:00Z
              */
             createdAt?: string;
