@@ -25,6 +25,9 @@ if [ "$host" = "127.0.0.1" ] || [ "$host" = "localhost" ]; then
   fi
 fi
 
+# Chromium for the stream browser test (test/ui): Debian's package, installed when missing and root.
+bash scripts/install-chromium.sh
+
 report="$(mktemp)"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?

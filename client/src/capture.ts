@@ -41,13 +41,24 @@ export function createCapture(client: Pick<MemstreamClient, "rememberMany">, opt
     return s.length > valueChars ? `${s.slice(0, valueChars)}…` : s;
   };
 
+  // A connection cut mid-request (e.g. a keep-alive socket the server had just closed) may or may not
+  // have stored the batch; it is sent once more: an observation may be stored twice, never lost silently.
+  const sendBatch = async (batch: NewMemory[]) => {
+    try {
+      await client.rememberMany(options.agentId, batch);
+    } catch (err) {
+      if ((err as { code?: string })?.code !== "network_error") throw err;
+      await client.rememberMany(options.agentId, batch);
+    }
+  };
+
   // One batch at a time, in order; a failed batch is reported and dropped (the client already retried).
   const sendQueued = (): Promise<void> => {
     sending = sending.then(async () => {
       while (queue.length > 0) {
         const batch = queue.splice(0, batchSize);
         try {
-          await client.rememberMany(options.agentId, batch);
+          await sendBatch(batch);
         } catch (err) {
           onError(err, batch.length);
         }

@@ -6,6 +6,8 @@ export type RetryOptions = {
   baseDelayMs?: number;
   /** Longest single wait in ms, also the cap on `retry-after` (default 10,000). */
   maxDelayMs?: number;
+  /** Each attempt is abandoned after this many ms (default 30,000), so a lost answer cannot hang the caller. */
+  timeoutMs?: number;
 };
 
 /** Statuses that mean "nothing happened, try again": overloaded (429) or a dependency down (503). */
@@ -20,6 +22,7 @@ export function retryingFetch(inner: typeof fetch, options: RetryOptions = {}): 
   const retries = options.retries ?? 4;
   const base = options.baseDelayMs ?? 250;
   const max = options.maxDelayMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const backoff = (attempt: number) => Math.min(max, base * 2 ** attempt) * (0.5 + Math.random() / 2);
 
   return async (input, init) => {
@@ -27,7 +30,8 @@ export function retryingFetch(inner: typeof fetch, options: RetryOptions = {}): 
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await inner(request.clone());
+        const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+        response = await inner(request.clone(), { signal });
       } catch (err) {
         if (attempt >= retries || !retryableNetworkError(err, request.method)) throw err;
         await sleep(backoff(attempt));

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { MCP_PATH, registerMcpRoute } from "../mcp/http";
+import { registerUi } from "../ui/routes";
 import { authorizeAgent, requireApiKey } from "./auth";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
   registerRetryEnrichment(app, deps);
+  registerUi(app, deps);
   registerMcpRoute(app, {
     memory: deps.memory,
     reflect: deps.reflect,

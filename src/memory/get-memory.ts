@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { withCitationStatus } from "./citation-status";
@@ -15,4 +15,20 @@ export async function getMemory(deps: Pick<MemoryDeps, "db">, agentId: string, i
   if (!row) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
   const [memory] = await withCitationStatus(deps.db, agentId, [toMemory(row)]);
   return memory ?? toMemory(row);
+}
+
+/** The memories of `ids` this agent has, in the order asked (missing ones left out); one query. */
+export async function getMemories(
+  deps: Pick<MemoryDeps, "db">,
+  agentId: string,
+  ids: string[],
+): Promise<Memory[]> {
+  if (ids.length === 0) return [];
+  const rows = await deps.db
+    .select()
+    .from(memories)
+    .where(and(eq(memories.agentId, agentId), inArray(memories.id, ids)));
+  const byId = new Map(rows.map((r) => [r.id, toMemory(r)]));
+  const found = ids.flatMap((id) => byId.get(id) ?? []);
+  return withCitationStatus(deps.db, agentId, found);
 }

@@ -1,8 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_URL, uniq } from "../support/env";
+import { uniq } from "../support/env";
 import { type Stub, startStubOpenAI } from "../support/stub-openai";
+import { testSystemEnv } from "../support/system";
 import { exerciseTools } from "./scenario";
 
 // `npx memstream-mcp` as a desktop host runs it: a child process speaking JSON-RPC on stdio,
@@ -20,12 +21,7 @@ beforeAll(async () => {
     args: ["--import", "tsx", "src/cli/mcp.ts"],
     env: {
       PATH: process.env.PATH ?? "",
-      DATABASE_URL: TEST_DATABASE_URL,
-      OPENAI_BASE_URL: stub.url,
-      OPENAI_API_KEY: "test",
-      EMBEDDING_PROVIDER: "openai",
-      EMBEDDING_MODEL: "stub-embed",
-      EMBEDDING_DIMENSIONS: "64",
+      ...testSystemEnv(stub.url),
       LLM_MODEL: "stub-chat",
       MEMSTREAM_MCP_AGENT: agent,
       // No workers: their sweep would pick up other test files' pending rows in the shared database.

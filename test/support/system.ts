@@ -16,6 +16,17 @@ export type TestSystem = {
   close(): Promise<void>;
 };
 
+/** The environment of a test system: the test database, and the model stub at `stubUrl` as provider. */
+export const testSystemEnv = (stubUrl: string): Record<string, string> => ({
+  DATABASE_URL: TEST_DATABASE_URL,
+  OPENAI_BASE_URL: stubUrl,
+  OPENAI_API_KEY: "test",
+  EMBEDDING_PROVIDER: "openai",
+  EMBEDDING_MODEL: "stub-embed",
+  EMBEDDING_DIMENSIONS: "64",
+  OPENAI_MAX_RETRIES: "0",
+});
+
 /**
  * The real system against the real test database; the only fake is the model provider, an
  * OpenAI-compatible stub on 127.0.0.1 reached by the real `openai` client.
@@ -29,16 +40,7 @@ export async function startTestSystem(
   } = {},
 ): Promise<TestSystem> {
   const stub = await startStubOpenAI();
-  const config = loadConfig({
-    DATABASE_URL: TEST_DATABASE_URL,
-    OPENAI_BASE_URL: stub.url,
-    OPENAI_API_KEY: "test",
-    EMBEDDING_PROVIDER: "openai",
-    EMBEDDING_MODEL: "stub-embed",
-    EMBEDDING_DIMENSIONS: "64",
-    OPENAI_MAX_RETRIES: "0",
-    ...opts.env,
-  });
+  const config = loadConfig({ ...testSystemEnv(stub.url), ...opts.env });
   const system = await composeSystem(config, silentLogger, {
     clock: opts.clock,
     enrichment: opts.enrichment,

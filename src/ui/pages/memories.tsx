@@ -1,0 +1,69 @@
+import type { AgentStats } from "../../memory/agent-stats";
+import { MEMORY_KINDS, type Memory } from "../../memory/types";
+import { Layout } from "../layout";
+import { MemoryRow } from "../memory-parts";
+import { UI_PATH } from "../session";
+
+/** One agent's stream, newest first, a page at a time. */
+export function MemoriesPage(props: {
+  agentId: string;
+  stats: AgentStats;
+  memories: Memory[];
+  nextCursor: string | null;
+  kind: string | undefined;
+}) {
+  const base = `${UI_PATH}/agents/${encodeURIComponent(props.agentId)}`;
+  const { stats } = props;
+  const more = new URLSearchParams();
+  if (props.kind) more.set("kind", props.kind);
+  if (props.nextCursor) more.set("cursor", props.nextCursor);
+  return (
+    <Layout title={props.agentId} agentId={props.agentId}>
+      <h1>{props.agentId}</h1>
+      <p id="stats">
+        {stats.total} memories: {stats.byKind.observation} observations, {stats.byKind.reflection}{" "}
+        reflections, {stats.byKind.plan} plans · importance {stats.importance.pending} pending,{" "}
+        {stats.importance.failed} failed · embedding {stats.embedding.pending} pending,{" "}
+        {stats.embedding.failed} failed
+      </p>
+      <form class="inline" method="get" action={base}>
+        <label>
+          kind
+          <select name="kind">
+            <option value="">all</option>
+            {MEMORY_KINDS.map((k) => (
+              <option value={k} selected={props.kind === k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Filter</button>
+        <a href={`${base}/retrieve`}>Retrieve…</a>
+      </form>
+      <table id="memories">
+        <thead>
+          <tr>
+            <th>id · created</th>
+            <th>kind · importance · status</th>
+            <th>description</th>
+            <th>cites</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.memories.map((m) => (
+            <MemoryRow m={m} />
+          ))}
+        </tbody>
+      </table>
+      {props.memories.length === 0 && <p class="muted">No memories.</p>}
+      {props.nextCursor && (
+        <p>
+          <a id="next-page" href={`${base}?${more}`}>
+            next page →
+          </a>
+        </p>
+      )}
+    </Layout>
+  );
+}
