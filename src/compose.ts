@@ -13,7 +13,7 @@ import {
 } from "./memory/reflect/scheduler";
 import { maybeReflect } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
-import { createMetrics, type Metrics } from "./metrics";
+import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
 import { type Clock, systemClock } from "./providers/types";
 
@@ -80,6 +80,7 @@ export async function composeSystem(
     ...memory,
     chat: providers.chat,
     reflectionThreshold: config.reflectionThreshold,
+    onRunFinished: (run) => recordReflectionRun(metrics, run),
   };
   const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
   const inProcess = overrides.deliveries ? null : createInProcessDeliveryProcessor(ingest);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
-import { LIMITS } from "./memory/limits";
+import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -82,6 +82,8 @@ const EnvSchema = z.object({
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
   /** Streams with more memories than this use the fast (index-driven) retrieve path in auto mode. */
   MEMSTREAM_FAST_RETRIEVE_THRESHOLD: z.coerce.number().int().min(0).default(50_000),
+  /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
+  MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
 
 export type ApiKey = {
@@ -123,6 +125,7 @@ export type Config = {
   tokenizerEncoding: TokenEncoding;
   jobs: JobsConfig;
   retrieval: { fastThreshold: number };
+  mcp: { defaultAgentId: string | null };
 };
 
 /** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
@@ -223,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     },
     retrieval: { fastThreshold: e.MEMSTREAM_FAST_RETRIEVE_THRESHOLD },
+    mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };
 }
 

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
+import { MCP_PATH, registerMcpRoute } from "../mcp/http";
 import { authorizeAgent, requireApiKey } from "./auth";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
@@ -45,16 +46,15 @@ export function createApp(deps: AppDeps) {
   app.onError(onError(deps.logger));
   app.notFound((c) => errorResponse(c, "not_found", `no route for ${c.req.method} ${c.req.path}`));
 
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: (c) =>
-        errorResponse(c, "payload_too_large", `request body over ${deps.config.maxBodyBytes} bytes`, {
-          limit: deps.config.maxBodyBytes,
-        }),
-    }),
-  );
+  const apiBodyLimit = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: (c) =>
+      errorResponse(c, "payload_too_large", `request body over ${deps.config.maxBodyBytes} bytes`, {
+        limit: deps.config.maxBodyBytes,
+      }),
+  });
+  app.use("/v1/*", apiBodyLimit);
+  app.use(MCP_PATH, apiBodyLimit);
   // The GitHub webhook is outside /v1: authenticated by its signature, limited to GitHub's own cap.
   app.use(
     GITHUB_WEBHOOK_PATH,
@@ -72,6 +72,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.use("/v1/*", requireApiKey(deps.config.apiKeys));
+  app.use(MCP_PATH, requireApiKey(deps.config.apiKeys));
   app.use("/v1/agents/:agentId", authorizeAgent());
   app.use("/v1/agents/:agentId/*", authorizeAgent());
 
@@ -92,6 +93,12 @@ export function createApp(deps: AppDeps) {
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
   registerRetryEnrichment(app, deps);
+  registerMcpRoute(app, {
+    memory: deps.memory,
+    reflect: deps.reflect,
+    tokenizerEncoding: deps.config.tokenizerEncoding,
+    logger: deps.logger,
+  });
   registerImportDocument(app, deps);
   registerListDocuments(app, deps);
   registerDeleteDocument(app, deps);

@@ -11,16 +11,23 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Bearer authentication for `/v1`; with no keys configured every request passes. */
+/** An open key (every agent) used when no keys are configured. */
+const OPEN_KEY: ApiKey = { token: "", agentPrefix: null };
+
+/**
+ * The key a presented token stands for: the open key when no keys are configured, undefined
+ * for a missing or unknown token. Compared in constant time.
+ */
+export function findApiKey(keys: ApiKey[], token: string | undefined): ApiKey | undefined {
+  if (keys.length === 0) return OPEN_KEY;
+  return token ? keys.find((k) => sameToken(k.token, token)) : undefined;
+}
+
+/** Bearer authentication for `/v1` and `/mcp`; with no keys configured every request passes. */
 export function requireApiKey(keys: ApiKey[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (keys.length === 0) {
-      c.set("apiKey", { token: "", agentPrefix: null });
-      return next();
-    }
     const header = c.req.header("authorization") ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
-    const key = token ? keys.find((k) => sameToken(k.token, token)) : undefined;
+    const key = findApiKey(keys, header.startsWith("Bearer ") ? header.slice(7).trim() : undefined);
     if (!key) {
       return errorResponse(c, "unauthorized", "missing or unknown API key: send Authorization: Bearer <key>");
     }
@@ -29,26 +36,33 @@ export function requireApiKey(keys: ApiKey[]): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** Why a key may not touch an agent: a malformed id (400) or one outside the key's prefix (404). */
+export type AgentAccessDenied = { code: "invalid_request" | "not_found"; message: string };
+
 /**
  * The one place agent access is decided: the agent id must be well formed and inside the
- * key's agent prefix (tenant scoping). Every `/v1/agents/{agentId}` route passes through here.
+ * key's agent prefix (tenant scoping). `/v1`, `/mcp` and `/ui` all ask here.
  */
+export function checkAgentAccess(agentId: string, key: ApiKey | undefined): AgentAccessDenied | null {
+  if (!AGENT_ID_PATTERN.test(agentId)) {
+    return {
+      code: "invalid_request",
+      message:
+        "agentId must be 1-200 characters of letters, digits and ._:@/- starting with a letter or digit (URL-encode / as %2F)",
+    };
+  }
+  // not_found, not forbidden: a scoped key cannot even learn whether another tenant's agent exists.
+  if (key?.agentPrefix && !agentId.startsWith(key.agentPrefix)) {
+    return { code: "not_found", message: `agent ${agentId} not found` };
+  }
+  return null;
+}
+
+/** Every `/v1/agents/{agentId}` route passes through here. */
 export function authorizeAgent(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const agentId = c.req.param("agentId") ?? "";
-    if (!AGENT_ID_PATTERN.test(agentId)) {
-      return errorResponse(
-        c,
-        "invalid_request",
-        "agentId must be 1-200 characters of letters, digits and ._:@/- starting with a letter or digit (URL-encode / as %2F)",
-        { field: "agentId" },
-      );
-    }
-    const prefix = c.get("apiKey")?.agentPrefix;
-    if (prefix && !agentId.startsWith(prefix)) {
-      // 404, not 403: a scoped key cannot even learn whether another tenant's agent exists.
-      return errorResponse(c, "not_found", `agent ${agentId} not found`, { field: "agentId" });
-    }
+    const denied = checkAgentAccess(c.req.param("agentId") ?? "", c.get("apiKey"));
+    if (denied) return errorResponse(c, denied.code, denied.message, { field: "agentId" });
     return next();
   };
 }

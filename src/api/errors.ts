@@ -2,39 +2,48 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
-import { DomainError } from "../lib/errors";
+import { DomainError, type ErrorCode } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 
 /** The one error envelope every failure uses. */
 export type ErrorBody = {
-  error: { code: string; message: string; requestId: string; details?: Record<string, unknown> };
+  error: { code: ErrorCode; message: string; requestId: string; details?: Record<string, unknown> };
 };
 
-const STATUS: Record<string, ContentfulStatusCode> = {
+/** The one status of each error code. Exhaustive: a new `ErrorCode` without a status fails the typecheck. */
+export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   invalid_signature: 401,
-  forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 500,
   not_configured: 501,
-  unavailable: 503,
   invalid_provider_answer: 502,
   reflection_failed: 502,
+  unavailable: 503,
+} as const satisfies Record<ErrorCode, ContentfulStatusCode>;
+
+/** Statuses Hono's own middleware throws (as `HTTPException`), as our codes. */
+const HTTP_EXCEPTION_CODE: Partial<Record<number, ErrorCode>> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
 };
 
-/** Builds the envelope response. */
+/** Builds the envelope response; the status follows from the code. */
 export function errorResponse(
   c: Context,
-  code: string,
+  code: ErrorCode,
   message: string,
   details?: Record<string, unknown>,
-  status?: ContentfulStatusCode,
 ) {
   const body: ErrorBody = { error: { code, message, requestId: c.get("requestId") ?? "unknown" } };
   if (details) body.error.details = details;
-  return c.json(body, status ?? STATUS[code] ?? 500);
+  return c.json(body, ERROR_STATUS[code]);
 }
 
 type Issue = ZodError["issues"][number];
@@ -63,7 +72,7 @@ export function validationError(c: Context, error: ZodError, where: string) {
 }
 
 /** True for errors that mean the database (or another dependency) cannot be reached. */
-function isUnavailable(err: unknown): boolean {
+export function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
   return (
     typeof code === "string" &&
@@ -84,16 +93,13 @@ function isUnavailable(err: unknown): boolean {
 export function onError(logger: Logger) {
   return (err: Error, c: Context) => {
     if (err instanceof DomainError) return errorResponse(c, err.code, err.message, err.details);
-    if (err instanceof HTTPException) {
-      const status = err.status as ContentfulStatusCode;
-      const code = status === 413 ? "payload_too_large" : status === 401 ? "unauthorized" : "invalid_request";
-      return errorResponse(c, code, err.message || "bad request", undefined, status);
-    }
+    const httpCode = err instanceof HTTPException ? HTTP_EXCEPTION_CODE[err.status] : undefined;
+    if (httpCode) return errorResponse(c, httpCode, err.message || httpCode.replaceAll("_", " "));
     if (isUnavailable(err)) {
       logger.warn("dependency unavailable", { requestId: c.get("requestId"), error: String(err) });
       return errorResponse(c, "unavailable", "the database is unreachable; retry later");
     }
     logger.error("unhandled error", { requestId: c.get("requestId"), error: err.stack ?? String(err) });
-    return errorResponse(c, "internal", "internal error", undefined, 500);
+    return errorResponse(c, "internal", "internal error");
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ErrorCode } from "../lib/errors";
 import { LIMITS } from "../memory/limits";
 import { REFLECTION_TRIGGERS, RUN_STATUSES } from "../memory/reflect/types";
 import { ENRICHMENT_STATES, MEMORY_KINDS, WRITABLE_KINDS } from "../memory/types";
@@ -86,32 +87,64 @@ export const MemorySchema = z
   })
   .openapi("Memory");
 
+/** The error codes, as a named enum in the OpenAPI document. */
+export const ErrorCodeSchema = z.enum(ErrorCode.options).openapi("ErrorCode", {
+  description:
+    "Stable machine code of an error; each maps to one HTTP status (invalid_request 400, unauthorized 401, invalid_signature 401, not_found 404, conflict 409, payload_too_large 413, unsupported_media_type 415, internal 500, not_configured 501, invalid_provider_answer 502, reflection_failed 502, unavailable 503)",
+  example: "invalid_request",
+});
+
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "invalid_request" }),
+      code: ErrorCodeSchema,
       message: z.string().openapi({ example: "body.description: description must not be empty" }),
       requestId: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
+      details: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .openapi({ description: "`field` names the offending field or header; `limit` the limit passed" }),
     }),
   })
   .openapi("Error");
 
-/** Standard error responses every /v1 route documents. */
-export const errorResponses = {
-  400: {
-    description: "Invalid input; `details.field` names the field",
-    content: { "application/json": { schema: ErrorSchema } },
-  },
-  401: {
-    description: "Missing or unknown API key",
-    content: { "application/json": { schema: ErrorSchema } },
-  },
-  404: {
-    description: "Not found (or outside the key's agent prefix)",
-    content: { "application/json": { schema: ErrorSchema } },
-  },
-  503: { description: "Database unreachable", content: { "application/json": { schema: ErrorSchema } } },
+/** An error response of the envelope for one status, for routes that can answer it. */
+export const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
+});
+
+// What any /v1 operation can run into: bad input, a missing key, a dependency down, a bug.
+const V1 = {
+  400: errorResponse("Invalid input; `details.field` names the field (`invalid_request`)"),
+  401: errorResponse("Missing or unknown API key, when keys are configured (`unauthorized`)"),
+  500: errorResponse("Unexpected failure, logged with the request id; no internals returned (`internal`)"),
+  503: errorResponse("The database or the model provider is unreachable; retry later (`unavailable`)"),
+} as const;
+const AGENT = {
+  404: errorResponse("Not found, or the agent is outside the key's agent prefix (`not_found`)"),
+} as const;
+// Any request body counts against MEMSTREAM_MAX_BODY_BYTES, even where none is expected.
+const BODY = {
+  413: errorResponse("Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`)"),
+} as const;
+const JSON_BODY = {
+  415: errorResponse("Content-Type is not application/json (`unsupported_media_type`)"),
+} as const;
+
+/**
+ * The error responses each kind of /v1 operation documents; `test/api/documented-errors.test.ts`
+ * provokes each one on every operation and fails on any status an operation answers undocumented.
+ */
+export const apiErrors = {
+  /** A read outside any agent (e.g. the deliveries list). */
+  read: V1,
+  /** A read of one agent's data. */
+  agentRead: { ...V1, ...AGENT },
+  /** A write with no body of its own (DELETE, POST actions). */
+  agentAction: { ...V1, ...AGENT, ...BODY },
+  /** A write with a JSON body. */
+  agentWrite: { ...V1, ...AGENT, ...BODY, ...JSON_BODY },
 } as const;
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -134,9 +167,3 @@ export const ReflectionRunSchema = z
     finishedAt: z.string().nullable(),
   })
   .openapi("ReflectionRun");
-
-/** An error response of the envelope for one status, for routes that can answer it. */
-export const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorSchema } },
-});

@@ -1,10 +1,33 @@
+import { z } from "zod";
+
+/**
+ * Every machine-readable error code the API can answer, in the envelope's `error.code`.
+ * `src/api/errors.ts` maps each to exactly one HTTP status (exhaustively: a code added here
+ * without a status fails the typecheck); the OpenAPI document lists them as an enum.
+ */
+export const ErrorCode = z.enum([
+  "invalid_request",
+  "unauthorized",
+  "invalid_signature",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "internal",
+  "not_configured",
+  "invalid_provider_answer",
+  "reflection_failed",
+  "unavailable",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
 /**
  * Typed domain errors. Domain code throws these with no HTTP in them; `src/api/errors.ts`
  * maps them to the one JSON error envelope.
  */
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {

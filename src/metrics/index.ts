@@ -73,7 +73,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
     }),
     reflectionRuns: new Counter({
       name: "memstream_reflection_runs_total",
-      help: "Reflection runs by trigger (manual, threshold) and outcome (completed, failed, skipped)",
+      help: "Finished reflection runs by trigger (manual, threshold) and outcome (succeeded, failed)",
       labelNames: ["trigger", "outcome"] as const,
       registers,
     }),
@@ -85,9 +85,19 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
     }),
     webhookDeliveries: new Counter({
       name: "memstream_webhook_deliveries_total",
-      help: "GitHub webhook deliveries by status (accepted, duplicate, rejected, processed, failed)",
+      help: "GitHub webhook deliveries received, by status (accepted, duplicate, rejected: bad or missing signature)",
       labelNames: ["status"] as const,
       registers,
     }),
   };
+}
+
+/** Counts a finished reflection run and the tokens it spent (failed runs' partial usage included). */
+export function recordReflectionRun(
+  metrics: Metrics,
+  run: { trigger: string; status: string; usage: { promptTokens: number; completionTokens: number } },
+): void {
+  metrics.reflectionRuns.inc({ trigger: run.trigger, outcome: run.status });
+  metrics.reflectionTokens.inc({ kind: "prompt" }, run.usage.promptTokens);
+  metrics.reflectionTokens.inc({ kind: "completion" }, run.usage.completionTokens);
 }

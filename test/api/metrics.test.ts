@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniq } from "../support/env";
+import { deliver } from "../support/github";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // /metrics: the Prometheus text of this process, behind an admin key, moving with traffic.
@@ -99,6 +100,57 @@ describe("GET /metrics without any keys (loopback dev setup)", () => {
       );
     } finally {
       await closed.close();
+    }
+  });
+});
+
+describe("reflection and webhook counters", () => {
+  let r: TestSystem;
+  beforeAll(async () => {
+    r = await startTestSystem({ env: { LLM_MODEL: "stub-chat", GITHUB_WEBHOOK_SECRET: "hook-secret" } });
+  });
+  afterAll(() => r.close());
+  const text = async () => (await r.app.request("/metrics")).text();
+
+  it("counts finished reflection runs by trigger and outcome, and the tokens they spent", async () => {
+    const agent = `/v1/agents/${uniq("reflect-metrics")}`;
+    const seeded = await r.call("POST", `${agent}/memories`, {
+      memories: ["Ada fixed the flaky test", "Ada reviewed the migration"].map((d) => ({
+        description: d,
+        importance: 6,
+      })),
+    });
+    expect(seeded.status).toBe(201);
+    const before = await text();
+    r.stub.scriptChat(["1. What does Ada do?", "1. Ada is careful (because of 1, 2)"]);
+    expect((await r.call("POST", `${agent}/reflect`, {})).status).toBe(200);
+    r.stub.scriptChat([{ status: 500 }]);
+    expect((await r.call("POST", `${agent}/reflect`, {})).status).toBe(502);
+    const after = await text();
+    const runs = "memstream_reflection_runs_total";
+    const ok = { trigger: "manual", outcome: "succeeded" };
+    const failed = { trigger: "manual", outcome: "failed" };
+    expect(sample(after, runs, ok) - sample(before, runs, ok)).toBe(1);
+    expect(sample(after, runs, failed) - sample(before, runs, failed)).toBe(1);
+    const tokens = "memstream_reflection_tokens_total";
+    expect(sample(after, tokens, { kind: "prompt" })).toBeGreaterThan(
+      sample(before, tokens, { kind: "prompt" }),
+    );
+  });
+
+  it("counts webhook deliveries accepted, duplicate and rejected", async () => {
+    const before = await text();
+    const body = JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1 });
+    const id = uniq("delivery");
+    expect((await deliver(r, { event: "ping", id, body, secret: "hook-secret" })).status).toBe(200);
+    expect((await deliver(r, { event: "ping", id, body, secret: "hook-secret" })).status).toBe(200);
+    expect((await deliver(r, { event: "ping", id: uniq("delivery"), body, secret: "wrong" })).status).toBe(
+      401,
+    );
+    const after = await text();
+    const name = "memstream_webhook_deliveries_total";
+    for (const status of ["accepted", "duplicate", "rejected"]) {
+      expect(sample(after, name, { status }) - sample(before, name, { status }), status).toBe(1);
     }
   });
 });

@@ -14,8 +14,10 @@ export function pipelineEnv(prefix = uniq("mst")): Record<string, string> {
     MEMSTREAM_QUEUE_PREFIX: prefix,
     MEMSTREAM_JOB_BACKOFF_MS: "50",
     MEMSTREAM_JOB_ATTEMPTS: "6",
-    MEMSTREAM_JOB_LOCK_MS: "1000",
-    MEMSTREAM_CLAIM_MS: "3000",
+    // Long enough that a busy CI machine (event-loop stalls over a second) does not see live jobs as
+    // stalled and run them twice; the recovery tests still see a killed worker's job retried in seconds.
+    MEMSTREAM_JOB_LOCK_MS: "5000",
+    MEMSTREAM_CLAIM_MS: "15000",
     MEMSTREAM_SWEEP_INTERVAL_MS: "200",
     MEMSTREAM_SWEEP_AFTER_MS: "60000",
     MEMSTREAM_WORKER_CONCURRENCY: "2",

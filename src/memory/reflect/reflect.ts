@@ -51,7 +51,7 @@ export async function reflectAgent(
       retrieve: async (question) =>
         (await retrieve(deps, agentId, { query: question, k: EVIDENCE_K, touch: false })).memories,
     });
-    return await storeInsights(deps, agentId, claimed.id, plan, usage);
+    return finished(deps, await storeInsights(deps, agentId, claimed.id, plan, usage));
   } catch (err) {
     const row = await finishRun(deps.db, claimed.id, {
       status: "failed",
@@ -59,8 +59,13 @@ export async function reflectAgent(
       usage,
       finishedAt: deps.clock.now(),
     });
-    return { run: row ? toRun(row) : toRun({ ...claimed, status: "failed" }), insights: [] };
+    return finished(deps, { run: row ? toRun(row) : toRun({ ...claimed, status: "failed" }), insights: [] });
   }
+}
+
+function finished(deps: ReflectAgentDeps, result: ReflectionResult): ReflectionResult {
+  deps.onRunFinished?.(result.run);
+  return result;
 }
 
 /**

@@ -30,4 +30,6 @@ export type ReflectAgentDeps = MemoryDeps & {
   chat: ChatModel | null;
   /** Deployment default threshold; an agent setting overrides it. 0 = no threshold trigger. */
   reflectionThreshold: number;
+  /** Told of every finished run (succeeded or failed), e.g. to count runs and tokens in metrics. */
+  onRunFinished?: (run: ReflectionRun) => void;
 };

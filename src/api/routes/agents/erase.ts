@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eraseAgent } from "../../../memory/erase-agent";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 
 const route = createRoute({
   method: "delete",
@@ -9,7 +9,7 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Erase an agent's whole stream (memories, vectors, reflections)",
   request: { params: AgentParam },
-  responses: { 200: json(z.object({ deleted: z.number().int() }), "Erased"), ...errorResponses },
+  responses: { 200: json(z.object({ deleted: z.number().int() }), "Erased"), ...apiErrors.agentAction },
 });
 
 export const registerEraseAgent = (app: App, deps: AppDeps) =>

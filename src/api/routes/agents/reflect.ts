@@ -2,14 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ReflectionFailed } from "../../../lib/errors";
 import { reflectAgent } from "../../../memory/reflect/reflect";
 import type { App, AppDeps } from "../../deps";
-import {
-  AgentParam,
-  errorResponse,
-  errorResponses,
-  json,
-  MemorySchema,
-  ReflectionRunSchema,
-} from "../../schemas";
+import { AgentParam, apiErrors, errorResponse, json, MemorySchema, ReflectionRunSchema } from "../../schemas";
 
 const route = createRoute({
   method: "post",
@@ -25,7 +18,7 @@ const route = createRoute({
   request: { params: AgentParam },
   responses: {
     200: json(z.object({ run: ReflectionRunSchema, insights: z.array(MemorySchema) }), "The finished run"),
-    ...errorResponses,
+    ...apiErrors.agentAction,
     409: errorResponse("A reflection of this agent is already running (`details.runId`)"),
     501: errorResponse("No LLM is configured, so reflection is off (`not_configured`)"),
     502: errorResponse("The LLM call failed; the run is recorded as failed (`reflection_failed`)"),

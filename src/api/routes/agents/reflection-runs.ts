@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { listReflectionRuns } from "../../../memory/reflect/list-runs";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json, ReflectionRunSchema } from "../../schemas";
+import { AgentParam, apiErrors, json, ReflectionRunSchema } from "../../schemas";
 
 /** Most runs one page returns. */
 const MAX_RUNS = 100;
@@ -15,7 +15,7 @@ const route = createRoute({
     params: AgentParam,
     query: z.object({ limit: z.coerce.number().int().min(1).max(MAX_RUNS).default(20) }),
   },
-  responses: { 200: json(z.object({ runs: z.array(ReflectionRunSchema) }), "Runs"), ...errorResponses },
+  responses: { 200: json(z.object({ runs: z.array(ReflectionRunSchema) }), "Runs"), ...apiErrors.agentRead },
 });
 
 export const registerReflectionRuns = (app: App, deps: AppDeps) =>

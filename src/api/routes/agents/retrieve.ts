@@ -7,7 +7,8 @@ import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
 import {
   AgentParam,
-  errorResponses,
+  apiErrors,
+  errorResponse,
   IsoTime,
   json,
   Kind,
@@ -106,14 +107,23 @@ const route = createRoute({
   ].join(" "),
   request: {
     params: AgentParam,
-    body: { required: true, content: { "application/json": { schema: RetrieveBody } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: RetrieveBody,
+          example: { query: "Who is coming to the party?", k: 10, weights: { relevance: 2 } },
+        },
+      },
+    },
   },
   responses: {
     200: json(
       z.object({ memories: z.array(Scored), mode: z.enum(["exact", "fast"]), context: Context.optional() }),
       "Best first",
     ),
-    ...errorResponses,
+    ...apiErrors.agentWrite,
+    502: errorResponse("The embedding provider answered with no usable vector (`invalid_provider_answer`)"),
   },
 });
 

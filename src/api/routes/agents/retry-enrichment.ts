@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { retryFailed } from "../../../memory/retry-failed";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Retried = z
   .object({ importance: z.number().int(), embedding: z.number().int() })
@@ -15,7 +15,7 @@ const route = createRoute({
   description:
     "Puts the agent's memories whose importance or embedding failed back to pending and enqueues them. Answers with how many fields were reset.",
   request: { params: AgentParam },
-  responses: { 200: json(Retried, "Fields put back to pending"), ...errorResponses },
+  responses: { 200: json(Retried, "Fields put back to pending"), ...apiErrors.agentAction },
 });
 
 export const registerRetryEnrichment = (app: App, deps: AppDeps) =>

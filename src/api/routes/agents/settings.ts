@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { LIMITS } from "../../../memory/limits";
 import { updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Body = z
   .object({
@@ -27,9 +27,12 @@ const route = createRoute({
   summary: "Set the agent's settings (reflection threshold)",
   request: {
     params: AgentParam,
-    body: { required: true, content: { "application/json": { schema: Body } } },
+    body: {
+      required: true,
+      content: { "application/json": { schema: Body, example: { reflectionThreshold: 100 } } },
+    },
   },
-  responses: { 200: json(Settings, "The settings now in force"), ...errorResponses },
+  responses: { 200: json(Settings, "The settings now in force"), ...apiErrors.agentWrite },
 });
 
 export const registerAgentSettings = (app: App, deps: AppDeps) =>

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { agentStats } from "../../../memory/agent-stats";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Counts = z.object({ pending: z.number(), ready: z.number(), failed: z.number() });
 const Stats = z
@@ -27,7 +27,7 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Counts by kind and enrichment state, and the time span",
   request: { params: AgentParam },
-  responses: { 200: json(Stats, "Stats (zeros for an empty stream)"), ...errorResponses },
+  responses: { 200: json(Stats, "Stats (zeros for an empty stream)"), ...apiErrors.agentRead },
 });
 
 export const registerAgentStats = (app: App, deps: AppDeps) =>

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { deleteDocument } from "../../../memory/documents/delete-document";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 import { DocumentSource } from "./schemas";
 
 const route = createRoute({
@@ -12,7 +12,7 @@ const route = createRoute({
   request: { params: AgentParam, query: z.object({ source: DocumentSource }) },
   responses: {
     200: json(z.object({ source: z.string(), deleted: z.number().int() }), "Deleted (sections removed)"),
-    ...errorResponses,
+    ...apiErrors.agentAction,
   },
 });
 

@@ -4,7 +4,7 @@ import { importDocument } from "../../../memory/documents/import-document";
 import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, Importance, IsoTime, json, Metadata } from "../../schemas";
+import { AgentParam, apiErrors, Importance, IsoTime, json, Metadata } from "../../schemas";
 import { DocumentSource } from "./schemas";
 
 const NewDocument = z
@@ -32,7 +32,12 @@ const NewDocument = z
     createdAt: IsoTime.optional(),
   })
   .strict()
-  .openapi("NewDocument");
+  .openapi("NewDocument", {
+    example: {
+      source: "docs/deploy.md",
+      content: "# Deploying\n\nMerge to main; CI builds the image.\n\n## Rollback\n\nRedeploy the previous tag.",
+    },
+  });
 
 const Imported = z
   .object({
@@ -60,7 +65,7 @@ const route = createRoute({
     params: AgentParam,
     body: { required: true, content: { "application/json": { schema: NewDocument } } },
   },
-  responses: { 201: json(Imported, "Imported (or unchanged)"), ...errorResponses },
+  responses: { 201: json(Imported, "Imported (or unchanged)"), ...apiErrors.agentWrite },
 });
 
 export const registerImportDocument = (app: App, deps: AppDeps) => {

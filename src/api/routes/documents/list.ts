@@ -3,7 +3,7 @@ import { listDocuments } from "../../../memory/documents/list-documents";
 import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json } from "../../schemas";
+import { AgentParam, apiErrors, json } from "../../schemas";
 import { DocumentSource } from "./schemas";
 
 const Query = z.object({
@@ -30,7 +30,7 @@ const route = createRoute({
   request: { params: AgentParam, query: Query },
   responses: {
     200: json(z.object({ documents: z.array(DocumentSummary), next: z.string().nullable() }), "A page"),
-    ...errorResponses,
+    ...apiErrors.agentRead,
   },
 });
 

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createMemories } from "../../../memory/create-memories";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, json, MemorySchema, NewMemory } from "../../schemas";
+import { AgentParam, apiErrors, json, MemorySchema, NewMemory } from "../../schemas";
 
 const Batch = z
   .object({
@@ -22,11 +22,22 @@ const route = createRoute({
     "Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.",
   request: {
     params: AgentParam,
-    body: { required: true, content: { "application/json": { schema: z.union([Batch, NewMemory]) } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.union([Batch, NewMemory]),
+          example: {
+            description: "alice opened pull request #42: retry flaky uploads",
+            metadata: { source: "github", repository: "acme/api" },
+          },
+        },
+      },
+    },
   },
   responses: {
     201: json(z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) })]), "Stored"),
-    ...errorResponses,
+    ...apiErrors.agentWrite,
   },
 });
 

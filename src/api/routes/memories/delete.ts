@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { deleteMemory } from "../../../memory/delete-memory";
 import type { App, AppDeps } from "../../deps";
-import { errorResponses, MemoryParams } from "../../schemas";
+import { apiErrors, MemoryParams } from "../../schemas";
 
 const route = createRoute({
   method: "delete",
@@ -9,7 +9,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "Delete a memory (for good: queued enrichment never brings it back)",
   request: { params: MemoryParams },
-  responses: { 204: { description: "Deleted" }, ...errorResponses },
+  responses: { 204: { description: "Deleted" }, ...apiErrors.agentAction },
 });
 
 export const registerDeleteMemory = (app: App, deps: AppDeps) =>

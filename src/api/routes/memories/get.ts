@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getMemory } from "../../../memory/get-memory";
 import type { App, AppDeps } from "../../deps";
-import { errorResponses, json, MemoryParams, MemorySchema } from "../../schemas";
+import { apiErrors, json, MemoryParams, MemorySchema } from "../../schemas";
 
 const route = createRoute({
   method: "get",
@@ -9,7 +9,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "Get one memory",
   request: { params: MemoryParams },
-  responses: { 200: json(MemorySchema, "The memory"), ...errorResponses },
+  responses: { 200: json(MemorySchema, "The memory"), ...apiErrors.agentRead },
 });
 
 export const registerGetMemory = (app: App, deps: AppDeps) =>

@@ -3,7 +3,7 @@ import { LIMITS } from "../../../memory/limits";
 import { listMemories } from "../../../memory/list-memories";
 import { MEMORY_KINDS } from "../../../memory/types";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, errorResponses, IsoTime, json, MemorySchema } from "../../schemas";
+import { AgentParam, apiErrors, IsoTime, json, MemorySchema } from "../../schemas";
 
 const Query = z.object({
   kind: z
@@ -42,7 +42,7 @@ const route = createRoute({
   request: { params: AgentParam, query: Query },
   responses: {
     200: json(z.object({ memories: z.array(MemorySchema), nextCursor: z.string().nullable() }), "A page"),
-    ...errorResponses,
+    ...apiErrors.agentRead,
   },
 });
 

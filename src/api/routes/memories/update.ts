@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { updateMemory } from "../../../memory/update-memory";
 import type { App, AppDeps } from "../../deps";
 import {
+  apiErrors,
   Description,
-  errorResponses,
   Importance,
   json,
   MemoryParams,
@@ -35,9 +35,14 @@ const route = createRoute({
     "A changed description makes importance and embedding pending again (unless supplied in the same patch).",
   request: {
     params: MemoryParams,
-    body: { required: true, content: { "application/json": { schema: Patch } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: Patch, example: { importance: 8, metadata: { pinned: true } } },
+      },
+    },
   },
-  responses: { 200: json(MemorySchema, "The updated memory"), ...errorResponses },
+  responses: { 200: json(MemorySchema, "The updated memory"), ...apiErrors.agentWrite },
 });
 
 export const registerUpdateMemory = (app: App, deps: AppDeps) =>

@@ -3,7 +3,7 @@ import { DELIVERY_STATUSES } from "../../../db/schema";
 import { listDeliveries } from "../../../ingest/github/list-deliveries";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
-import { errorResponses, json } from "../../schemas";
+import { apiErrors, json } from "../../schemas";
 
 const Query = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(50),
@@ -33,7 +33,7 @@ const route = createRoute({
   description:
     "A key with an agent prefix sees only deliveries routed to at least one of its agents. Payloads are never listed.",
   request: { query: Query },
-  responses: { 200: json(z.object({ deliveries: z.array(Delivery) }), "Deliveries"), ...errorResponses },
+  responses: { 200: json(z.object({ deliveries: z.array(Delivery) }), "Deliveries"), ...apiErrors.read },
 });
 
 export const registerListDeliveries = (app: App, deps: AppDeps) =>

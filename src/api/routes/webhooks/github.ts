@@ -4,7 +4,7 @@ import { receiveDelivery } from "../../../ingest/github/receive-delivery";
 import { verifySignature } from "../../../ingest/github/signature";
 import { Invalid, InvalidSignature, NotConfigured } from "../../../lib/errors";
 import type { App, AppDeps } from "../../deps";
-import { ErrorSchema, json } from "../../schemas";
+import { errorResponse as error, json } from "../../schemas";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not GitHub. */
 export const GITHUB_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
@@ -21,10 +21,6 @@ const Accepted = z
     pong: z.boolean().optional(),
   })
   .openapi("GithubDeliveryAccepted");
-const error = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorSchema } },
-});
 
 const route = createRoute({
   method: "post",
@@ -40,7 +36,9 @@ const route = createRoute({
     400: error("Missing `X-GitHub-Event`/`X-GitHub-Delivery`, or a body that is not JSON"),
     401: error("Missing or invalid `X-Hub-Signature-256`"),
     413: error(`Body over GitHub's ${GITHUB_MAX_PAYLOAD_BYTES}-byte payload limit`),
+    500: error("Unexpected failure, logged with the request id (`internal`)"),
     501: error("`GITHUB_WEBHOOK_SECRET` is not configured: nothing is accepted"),
+    503: error("The database is unreachable; GitHub redelivers later (`unavailable`)"),
   },
 });
 
@@ -56,19 +54,21 @@ export const registerGithubWebhook = (app: App, deps: AppDeps) =>
     // The raw bytes, verified before anything is parsed.
     const raw = new Uint8Array(await c.req.arrayBuffer());
     const signature = c.req.header("x-hub-signature-256");
-    if (!signature) {
-      throw new InvalidSignature("missing X-Hub-Signature-256 header", { field: "X-Hub-Signature-256" });
-    }
-    if (!verifySignature(raw, signature, secrets)) {
-      throw new InvalidSignature("X-Hub-Signature-256 does not match the body under any configured secret", {
-        field: "X-Hub-Signature-256",
-      });
+    if (!signature || !verifySignature(raw, signature, secrets)) {
+      deps.metrics.webhookDeliveries.inc({ status: "rejected" });
+      throw new InvalidSignature(
+        signature
+          ? "X-Hub-Signature-256 does not match the body under any configured secret"
+          : "missing X-Hub-Signature-256 header",
+        { field: "X-Hub-Signature-256" },
+      );
     }
     const event = header(c.req.header("x-github-event"), "X-GitHub-Event", EVENT);
     const deliveryId = header(c.req.header("x-github-delivery"), "X-GitHub-Delivery", DELIVERY_ID);
 
     const payload = parsePayload(raw, c.req.header("content-type"));
     const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload });
+    deps.metrics.webhookDeliveries.inc({ status: received.status });
     if (received.status === "accepted" || received.retry) await deps.deliveries.enqueue(deliveryId);
     const pong = event === "ping" ? { pong: true } : {};
     if (received.status === "duplicate")

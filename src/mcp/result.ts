@@ -1,0 +1,36 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isUnavailable } from "../api/errors";
+import { DomainError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+
+/** A successful tool answer: text for the model, the same facts as structured content for programs. */
+export function ok(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: structured };
+}
+
+/**
+ * Runs a tool body and turns failures into tool errors (`isError`), so the calling model reads
+ * `code: message` and can correct itself, as with the HTTP error envelope. Unknown errors log
+ * their stack once and answer without internals.
+ */
+export async function guard(
+  logger: Logger,
+  tool: string,
+  body: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof DomainError) return failure(err.code, err.message);
+    if (isUnavailable(err)) {
+      logger.warn("dependency unavailable", { tool, error: String(err) });
+      return failure("unavailable", "the database is unreachable; retry later");
+    }
+    logger.error("unhandled error in MCP tool", { tool, error: (err as Error)?.stack ?? String(err) });
+    return failure("internal", "internal error");
+  }
+}
+
+function failure(code: string, message: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
+}

@@ -1,0 +1,31 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { agentStats } from "../../memory/agent-stats";
+import { AgentIdArg, resolveAgent } from "../agent";
+import type { McpDeps, McpSession } from "../deps";
+import { guard, ok } from "../result";
+
+/** `stats`: how big the stream is and whether enrichment has caught up. */
+export function registerStats(server: McpServer, deps: McpDeps, session: McpSession) {
+  server.registerTool(
+    "stats",
+    {
+      title: "Memory stats",
+      description:
+        "Count the agent's memories by kind (observation, reflection, plan) and by enrichment state (importance and embedding pending, ready or failed), with the time span they cover. Use it to check whether anything is remembered yet.",
+      inputSchema: { agentId: AgentIdArg },
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    },
+    (args) =>
+      guard(deps.logger, "stats", async () => {
+        const agentId = resolveAgent(session, args.agentId);
+        const s = await agentStats(deps.memory, agentId);
+        const text = [
+          `${agentId}: ${s.total} memories (${s.byKind.observation} observations, ${s.byKind.reflection} reflections, ${s.byKind.plan} plans)`,
+          `importance: ${s.importance.ready} ready, ${s.importance.pending} pending, ${s.importance.failed} failed`,
+          `embedding: ${s.embedding.ready} ready, ${s.embedding.pending} pending, ${s.embedding.failed} failed`,
+          s.oldest ? `from ${s.oldest} to ${s.newest}` : "no memories yet",
+        ].join("\n");
+        return ok(text, s);
+      }),
+  );
+}
