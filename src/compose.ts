@@ -3,6 +3,10 @@ import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
+import {
+  createInProcessImportQueue,
+  type InProcessImportQueue,
+} from "./ingest/github/import/in-process-imports";
 import { createInProcessDeliveryProcessor } from "./ingest/github/in-process-processor";
 import { composeJobs, type JobsPart } from "./jobs/compose";
 import type { Logger } from "./lib/logger";
@@ -27,8 +31,8 @@ export type System = {
   database: Database;
   providers: Providers;
   memory: MemoryDeps;
-  /** GitHub ingestion: what processing needs, and where accepted deliveries are sent. */
-  github: { deps: IngestDeps; deliveries: DeliveryProcessor };
+  /** GitHub ingestion: what processing needs, where accepted deliveries and opened imports are sent. */
+  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: InProcessImportQueue };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
   /** Runs threshold reflections in this process, one at a time per agent. */
@@ -85,6 +89,10 @@ export async function composeSystem(
   const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
   const inProcess = overrides.deliveries ? null : createInProcessDeliveryProcessor(ingest);
   const deliveries = overrides.deliveries?.(ingest) ?? (inProcess as DeliveryProcessor);
+  const imports = createInProcessImportQueue(ingest, {
+    token: config.github.token,
+    baseUrl: config.github.apiUrl,
+  });
   const app: AppDeps = {
     config,
     logger,
@@ -93,6 +101,7 @@ export async function composeSystem(
     memory,
     reflect,
     deliveries,
+    imports,
     ready: () => checkReady(database.db),
   };
   return {
@@ -104,13 +113,13 @@ export async function composeSystem(
     memory,
     reflect,
     reflections,
-    github: { deps: ingest, deliveries },
+    github: { deps: ingest, deliveries, imports },
     app,
     jobs: jobs.part,
     async close() {
       // Workers, background reflections and deliveries finish before their database goes away.
       await jobs.closeWorkers();
-      await Promise.all([reflections.idle(), inProcess?.drain()]);
+      await Promise.all([reflections.idle(), inProcess?.drain(), imports.drain()]);
       await jobs.part.sink.close();
       await database.close();
     },

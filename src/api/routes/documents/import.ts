@@ -35,7 +35,8 @@ const NewDocument = z
   .openapi("NewDocument", {
     example: {
       source: "docs/deploy.md",
-      content: "# Deploying\n\nMerge to main; CI builds the image.\n\n## Rollback\n\nRedeploy the previous tag.",
+      content:
+        "# Deploying\n\nMerge to main; CI builds the image.\n\n## Rollback\n\nRedeploy the previous tag.",
     },
   });
 
