@@ -1,25 +1,28 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorCode } from "../lib/errors";
-import { LIMITS } from "../memory/limits";
+import { Float4, JsonObject, MAX_JSON_DEPTH, Text, Timestamp } from "../lib/storable";
+import { AGENT_ID_PATTERN, LIMITS } from "../memory/limits";
 import { REFLECTION_TRIGGERS, RUN_STATUSES } from "../memory/reflect/types";
 import { ENRICHMENT_STATES, MEMORY_KINDS, WRITABLE_KINDS } from "../memory/types";
 
 /** Shared OpenAPI schemas; every limit here comes from `LIMITS`. */
 
 export const AgentParam = z.object({
-  agentId: z.string().openapi({
-    param: { name: "agentId", in: "path" },
-    example: "github:acme/api",
-    description: "URL-encode `/` as %2F",
-  }),
+  agentId: z
+    .string()
+    .regex(AGENT_ID_PATTERN)
+    .openapi({
+      param: { name: "agentId", in: "path" },
+      example: "github:acme/api",
+      description: "URL-encode `/` as %2F",
+    }),
 });
 
 export const MemoryParams = AgentParam.extend({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" }, example: "mem_3n8x0q4w7f2k9d1c5b6a" }),
+  id: Text({ min: 1, max: 64, name: "id" }).openapi({
+    param: { name: "id", in: "path" },
+    example: "mem_3n8x0q4w7f2k9d1c5b6a",
+  }),
 });
 
 export const Kind = z.enum(MEMORY_KINDS);
@@ -28,27 +31,31 @@ export const WritableKind = z.enum(WRITABLE_KINDS, {
   error:
     "kind must be observation, reflection or plan (document sections are written by POST /v1/agents/{agentId}/documents)",
 });
-export const IsoTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-22T10:00:00Z" });
+export const IsoTime = Timestamp().openapi({
+  example: "2026-11-22T10:00:00Z",
+  description: "ISO 8601 with an offset; years 0001-9999",
+});
 export const Importance = z.number().int().min(1).max(10);
 export const Vector = z
-  .array(z.number())
+  .array(Float4())
   .min(1)
   .max(LIMITS.maxDimensions, `at most ${LIMITS.maxDimensions} dimensions`);
-export const ModelId = z.string().min(1).max(LIMITS.modelIdChars);
+export const ModelId = Text({ min: 1, max: LIMITS.modelIdChars, name: "embeddingModel" });
 
-export const Metadata = z
-  .record(z.string(), z.unknown())
-  .refine(
-    (m) => JSON.stringify(m).length <= LIMITS.metadataBytes,
-    `metadata over ${LIMITS.metadataBytes} bytes`,
-  )
-  .openapi({ example: { source: "github", repository: "acme/api" } });
+export const Metadata = JsonObject({ maxBytes: LIMITS.metadataBytes, name: "metadata" }).openapi({
+  example: { source: "github", repository: "acme/api" },
+  description: `JSON object, at most ${LIMITS.metadataBytes} bytes serialized and ${MAX_JSON_DEPTH} levels deep; no NUL or lone surrogates in its strings`,
+});
 
-export const Description = z
-  .string()
-  .trim()
-  .min(1, "description must not be empty")
-  .max(LIMITS.descriptionChars, `description over ${LIMITS.descriptionChars} characters`);
+export const Description = Text({
+  trim: true,
+  min: 1,
+  max: LIMITS.descriptionChars,
+  name: "description",
+});
+
+/** A memory id as a request field (citations). */
+export const MemoryId = Text({ min: 1, max: 64, name: "memory id" });
 
 export const NewMemory = z
   .object({
@@ -59,7 +66,7 @@ export const NewMemory = z
     embedding: Vector.optional(),
     embeddingModel: ModelId.optional(),
     metadata: Metadata.optional(),
-    citations: z.array(z.string().min(1).max(64)).max(100).optional(),
+    citations: z.array(MemoryId).max(100).optional(),
   })
   .strict()
   .openapi("NewMemory");

@@ -8,7 +8,8 @@ export function resolveEmbeddingModel(
   model: string | undefined,
   field: string,
 ): string {
-  if (vector.every((x) => x === 0)) {
+  // Stored as float4: values below its range round to 0 there, so test the rounded vector.
+  if (vector.every((x) => Math.fround(x) === 0)) {
     throw new Invalid(`${field} is all zeros: cosine similarity is undefined for it`, { field });
   }
   if (model === undefined || model === deps.embedder.modelId) {

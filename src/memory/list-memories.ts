@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { Invalid } from "../lib/errors";
+import { storableTime, unstorable } from "../lib/storable";
 import { withCitationStatus } from "./citation-status";
 import type { MemoryDeps } from "./deps";
 import { filterConditions, type MemoryFilters } from "./filters";
@@ -16,7 +17,9 @@ function encodeCursor(c: Cursor): string {
 function decodeCursor(s: string): Cursor {
   try {
     const [t, id] = JSON.parse(Buffer.from(s, "base64url").toString()) as [unknown, unknown];
-    if (typeof t === "string" && typeof id === "string" && !Number.isNaN(Date.parse(t))) return { t, id };
+    // A tampered cursor must not reach Postgres with a time or id it cannot hold.
+    if (typeof t === "string" && typeof id === "string" && storableTime(Date.parse(t)) && !unstorable(id))
+      return { t, id };
   } catch {
     // fall through to the error below
   }

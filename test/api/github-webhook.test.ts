@@ -135,6 +135,29 @@ describe("POST /webhooks/github: happy path", () => {
   });
 });
 
+describe("POST /webhooks/github: strings Postgres cannot store", () => {
+  it("stores an issue whose body holds NUL and a lone surrogate, dropping NUL and replacing the surrogate", async () => {
+    const repo = `acme/nul-${s}`;
+    const payload = example("issues", "opened");
+    const repository = child(payload, "repository");
+    repository.full_name = repo;
+    repository.name = repo.split("/")[1];
+    const issue = child(payload, "issue");
+    issue.title = "Parser\u0000 chokes";
+    issue.body = "it reads \u0000 then \ud800 and dies";
+    issue["x\u0000key"] = "keys are cleaned too";
+    const id = newId();
+    // JSON.stringify writes both as \u escapes, as GitHub does.
+    const res = await deliver(t, { event: "issues", id, body: JSON.stringify(payload), secret: NEW });
+    expect(res.status).toBe(202);
+    const [row] = await waitForDeliveries(t, [id]);
+    expect(row).toMatchObject({ status: "processed", observations: 1 });
+    const [memory] = await memoriesOf(`github:${repo}`);
+    expect(memory?.description).toContain('"Parser chokes"');
+    expect(memory?.description).toMatch(/it reads +then \uFFFD and dies/);
+  });
+});
+
 describe("OpenAPI", () => {
   it("documents the webhook (signature, no API key) and the deliveries listing", async () => {
     const doc = (await (await t.call("GET", "/openapi.json")).json()) as {

@@ -5,3 +5,7 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6
 
 /** A unique suffix per test file run, so files never share agents or queues. */
 export const uniq = (prefix: string) => `${prefix}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** Fuzz tests: `FUZZ_SEED` replays a run (printed on failure); `FUZZ_RUNS` cases per operation. */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 40);

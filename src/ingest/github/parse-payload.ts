@@ -1,12 +1,18 @@
 import { Invalid } from "../../lib/errors";
+import { sanitizeJson } from "../../lib/storable";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+// In UTF-8 JSON, NUL and lone surrogates can only arrive as \u escapes (the decoder is fatal).
+const UNSTORABLE_ESCAPE = /\\u(0000|[dD][89a-fA-F])/;
 
 /**
  * Parses a signature-checked webhook body. GitHub sends JSON (`application/json`) or, when the
  * webhook is set to `application/x-www-form-urlencoded`, the same JSON in a `payload` field.
- * NUL characters are dropped from strings: Postgres `jsonb` cannot store `\u0000`. Throws
- * `Invalid` (field `body`) when the body is not UTF-8 JSON.
+ * A delivery is never refused for what its strings hold: by the rule of `sanitizeText`
+ * (src/lib/storable.ts), NUL characters are dropped and lone surrogates become U+FFFD, in
+ * values and keys alike, since Postgres `jsonb`/`text` cannot store them. Throws `Invalid`
+ * (field `body`) when the body is not UTF-8 JSON.
  */
 export function parsePayload(raw: Uint8Array, contentType: string | undefined): unknown {
   let text: string;
@@ -20,13 +26,12 @@ export function parsePayload(raw: Uint8Array, contentType: string | undefined): 
     if (form === null) throw new Invalid("form-encoded body has no payload field", { field: "body.payload" });
     text = form;
   }
+  let payload: unknown;
   try {
-    return text.includes("\\u0000") ? JSON.parse(text, dropNul) : JSON.parse(text);
+    payload = JSON.parse(text);
   } catch (error) {
     throw new Invalid(`body is not valid JSON: ${(error as Error).message}`, { field: "body" });
   }
-}
-
-function dropNul(_key: string, value: unknown) {
-  return typeof value === "string" ? value.replaceAll("\u0000", "") : value;
+  // The walk costs a copy, so only payloads that can need it pay for it.
+  return UNSTORABLE_ESCAPE.test(text) ? sanitizeJson(payload) : payload;
 }

@@ -24,10 +24,18 @@ export type RankParams = {
  * The raw recency of a last-access column: decay^(hours since access, ≥ 0), all in float8.
  * `date_part` returns float8; `extract` returns numeric since PG14, and numeric arithmetic
  * on every row cost ~45 ms per 100k memories. The two differ by at most one ulp.
+ * Postgres raises on float8 underflow instead of rounding to 0 (0.99^h does past ~8 years), so
+ * the hours are capped where decay^hours reaches e^-600: older memories tie at that floor.
  */
 export function recencyOf(p: Pick<RankParams, "decay" | "now">, column: SQL): SQL {
-  return sql`power(${p.decay}::float8, greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0))`;
+  return sql`power(${p.decay}::float8, least(greatest(date_part('epoch', ${p.now.toISOString()}::timestamptz - ${column}) / 3600, 0), ${maxRecencyHours(p.decay)}::float8))`;
 }
+
+/** Hours after which decay^hours would fall below e^-600 (no cap for decay 1). */
+export function maxRecencyHours(decay: number): number {
+  return decay < 1 ? RECENCY_FLOOR_EXPONENT / -Math.log(decay) : Number.MAX_VALUE;
+}
+const RECENCY_FLOOR_EXPONENT = 600;
 
 const scale = (col: string, lo: string, hi: string, missing: number) =>
   sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}

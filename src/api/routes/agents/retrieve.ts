@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { MIN_POSITIVE_WEIGHT, Text } from "../../../lib/storable";
 import { CONTEXT_DEFAULT_K, retrieveContext } from "../../../memory/context/retrieve-context";
 import { TOKEN_ENCODINGS } from "../../../memory/context/tokens";
 import { LIMITS } from "../../../memory/limits";
@@ -18,11 +19,17 @@ import {
   Vector,
 } from "../../schemas";
 
-const Weight = z.number().min(0).max(100);
+const Weight = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((w) => w === 0 || w >= MIN_POSITIVE_WEIGHT, `a weight is 0 or at least ${MIN_POSITIVE_WEIGHT}`);
 
 const RetrieveBody = z
   .object({
-    query: z.string().max(LIMITS.queryChars).optional().openapi({ example: "CI is failing on main again" }),
+    query: Text({ max: LIMITS.queryChars, name: "query" })
+      .optional()
+      .openapi({ example: "CI is failing on main again" }),
     queryEmbedding: Vector.optional(),
     embeddingModel: ModelId.optional(),
     // No zod default: with maxTokens an absent k means "let the budget decide" (CONTEXT_DEFAULT_K).
@@ -89,7 +96,7 @@ const route = createRoute({
   summary: "Rank memories by recency, importance and relevance (Generative Agents)",
   description: [
     "score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set",
-    "(the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0);",
+    "(the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0), floored at e^-600;",
     "importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default).",
     `With relevance \`lexical\`, relevance = Okapi BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's English lexemes (stemmed, stop words`,
     "dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`,",

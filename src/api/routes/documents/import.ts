@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { Text } from "../../../lib/storable";
 import { createTokenCounter } from "../../../memory/context/tokens";
 import { importDocument } from "../../../memory/documents/import-document";
 import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
@@ -10,14 +11,11 @@ import { DocumentSource } from "./schemas";
 const NewDocument = z
   .object({
     source: DocumentSource,
-    content: z
-      .string()
-      .min(1, "content must not be empty")
-      .max(LIMITS.documentChars, `content over ${LIMITS.documentChars} characters`),
+    content: Text({ min: 1, max: LIMITS.documentChars, name: "content" }),
     format: z.enum(DOCUMENT_FORMATS).optional().openapi({
       description: "Default: from the source's extension (.html/.htm → html, .txt → text), else markdown",
     }),
-    title: z.string().trim().min(1).max(200).optional(),
+    title: Text({ trim: true, min: 1, max: 200, name: "title" }).optional(),
     maxTokens: z
       .number()
       .int()

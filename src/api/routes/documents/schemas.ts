@@ -1,10 +1,7 @@
-import { z } from "@hono/zod-openapi";
+import { Text } from "../../../lib/storable";
 import { LIMITS } from "../../../memory/limits";
 
 /** A document's identity within its agent: a path or URL. */
-export const DocumentSource = z
-  .string()
-  .trim()
-  .min(1, "source must not be empty")
-  .max(LIMITS.sourceChars, `source over ${LIMITS.sourceChars} characters`)
-  .openapi({ example: "docs/getting-started.md" });
+export const DocumentSource = Text({ trim: true, min: 1, max: LIMITS.sourceChars, name: "source" }).openapi({
+  example: "docs/getting-started.md",
+});

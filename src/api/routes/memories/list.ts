@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { Text } from "../../../lib/storable";
 import { LIMITS } from "../../../memory/limits";
 import { listMemories } from "../../../memory/list-memories";
 import { MEMORY_KINDS } from "../../../memory/types";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, apiErrors, IsoTime, json, MemorySchema } from "../../schemas";
+import { AgentParam, apiErrors, IsoTime, json, MemorySchema, Metadata } from "../../schemas";
 
 const Query = z.object({
   kind: z
@@ -26,12 +27,13 @@ const Query = z.object({
       ctx.addIssue({ code: "custom", message: "metadata must be a JSON object" });
       return z.NEVER;
     })
+    .pipe(Metadata.optional())
     .openapi({
       description: "JSON object; memories whose metadata contains it",
       example: '{"event":"push"}',
     }),
   limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(50),
-  cursor: z.string().max(500).optional(),
+  cursor: Text({ max: 500, name: "cursor" }).optional(),
 });
 
 const route = createRoute({
