@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { IMPORT_STATUSES } from "../../../db/schema";
 import { getImport, openImport } from "../../../ingest/github/import/imports";
+import { Text } from "../../../lib/storable";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, IsoTime, json } from "../../schemas";
 
@@ -59,11 +60,10 @@ const start = createRoute({
 });
 
 const ImportParams = AgentParam.extend({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" }, example: "imp_3n8x0q4w7f2k9d1c5b6a" }),
+  id: Text({ min: 1, max: 64, name: "id" }).openapi({
+    param: { name: "id", in: "path" },
+    example: "imp_3n8x0q4w7f2k9d1c5b6a",
+  }),
 });
 
 const get = createRoute({
