@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from "vitest";
-import { TEST_DATABASE_URL, uniq } from "../support/env";
+import { uniq } from "../support/env";
+import { ownDatabase } from "../support/own-database";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { allReady, pipelineEnv, postMany, startPipeline, stats, waitFor } from "./support";
 
@@ -7,14 +8,19 @@ import { allReady, pipelineEnv, postMany, startPipeline, stats, waitFor } from "
 // failed jobs retry with backoff, claims lapse, and the sweep re-enqueues whatever is left.
 let proxy: TcpProxy | null = null;
 let cleanup: (() => Promise<void>) | null = null;
+let dropOwn: (() => Promise<void>) | null = null;
 afterAll(async () => {
   await proxy?.up(); // in case the test failed while the database was "down"
   await cleanup?.();
   await proxy?.close();
+  await dropOwn?.();
 });
 
 it("finishes every memory after the database drops out mid-batch and comes back", async () => {
-  const db = new URL(TEST_DATABASE_URL);
+  // Its sweep (after 1 s) would take over other files' memories in the shared database.
+  const own = await ownDatabase("pg_restart");
+  dropOwn = own.drop;
+  const db = new URL(own.url);
   proxy = await startTcpProxy({ host: db.hostname, port: Number(db.port || 5432) });
   db.host = `127.0.0.1:${proxy.port}`;
   const p = await startPipeline({

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, uniq } from "../support/env";
+import { ownDatabase } from "../support/own-database";
 import type { TestSystem } from "../support/system";
 import { allReady, obliterateQueues, pipelineEnv, postMany, startPipeline, stats, waitFor } from "./support";
 
@@ -92,9 +93,10 @@ describe("recovery", () => {
   }, 90_000);
 
   it("recovers a queue flushed mid-batch through the sweep", async () => {
-    const p = await startPipeline({ MEMSTREAM_SWEEP_AFTER_MS: "300" });
+    const own = await ownDatabase("flush");
+    const p = await startPipeline({ MEMSTREAM_SWEEP_AFTER_MS: "300", DATABASE_URL: own.url });
     const agent = uniq("flush");
-    cleanup = () => p.close([agent]);
+    cleanup = () => p.close([agent]).finally(own.drop);
     const { t } = p;
     t.stub.setMode({ kind: "slow", ms: 20 });
     await postMany(t, agent, 300);
@@ -106,7 +108,12 @@ describe("recovery", () => {
   }, 90_000);
 
   it("enqueues nothing while Redis is unreachable, and the sweep fills the memories in later", async () => {
-    const dead = await startPipeline({ REDIS_URL: "redis://127.0.0.1:1", MEMSTREAM_SWEEP_AFTER_MS: "0" });
+    const own = await ownDatabase("noredis");
+    const dead = await startPipeline({
+      REDIS_URL: "redis://127.0.0.1:1",
+      MEMSTREAM_SWEEP_AFTER_MS: "0",
+      DATABASE_URL: own.url,
+    });
     const agent = uniq("noredis");
     const started = Date.now();
     await postMany(dead.t, agent, 5);
@@ -114,8 +121,8 @@ describe("recovery", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     await dead.t.close();
 
-    const p = await startPipeline({ MEMSTREAM_SWEEP_AFTER_MS: "0" });
-    cleanup = () => p.close([agent]);
+    const p = await startPipeline({ MEMSTREAM_SWEEP_AFTER_MS: "0", DATABASE_URL: own.url });
+    cleanup = () => p.close([agent]).finally(own.drop);
     p.t.system.jobs.startWorkers();
     await allReady(p.t, agent, 5);
   });

@@ -1,0 +1,35 @@
+import postgres from "postgres";
+import { TEST_DATABASE_URL, uniq } from "./env";
+
+/**
+ * A database of the test's own, for tests whose sweep re-enqueues every pending memory it can see
+ * (`MEMSTREAM_SWEEP_AFTER_MS` near 0): the sweep is deployment-wide by design, so in the shared test
+ * database it would take over other test files' memories mid-run and change their provider-call
+ * counts. The system migrates it on start; `drop()` removes it.
+ */
+export async function ownDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = uniq(`memstream_test_${label}`)
+    .replace(/[^a-z0-9_]/gi, "_")
+    .toLowerCase();
+  const admin = new URL(TEST_DATABASE_URL);
+  admin.pathname = "/postgres";
+  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await sql.end();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const s = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+      try {
+        await s.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await s.end();
+      }
+    },
+  };
+}
