@@ -3,6 +3,10 @@ import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
+import {
+  createInProcessImportQueue,
+  type InProcessImportQueue,
+} from "./ingest/github/import/in-process-imports";
 import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
@@ -22,8 +26,8 @@ export type System = {
   database: Database;
   providers: Providers;
   memory: MemoryDeps;
-  /** GitHub ingestion: what processing needs, and where accepted deliveries are sent. */
-  github: { deps: IngestDeps; deliveries: DeliveryProcessor };
+  /** GitHub ingestion: what processing needs, where accepted deliveries and opened imports are sent. */
+  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: InProcessImportQueue };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
   app: AppDeps;
@@ -96,6 +100,11 @@ export async function composeSystem(
     reflect,
     ingest,
   });
+  // Repository imports run in this process until the catalog has a github.import job (ADR 0015).
+  const imports = createInProcessImportQueue(ingest, {
+    token: config.github.token,
+    baseUrl: config.github.apiUrl,
+  });
   const app: AppDeps = {
     config,
     logger,
@@ -104,6 +113,7 @@ export async function composeSystem(
     memory,
     reflect,
     deliveries,
+    imports,
     ready: () => checkReady(database.db),
   };
   return {
@@ -114,12 +124,13 @@ export async function composeSystem(
     providers,
     memory,
     reflect,
-    github: { deps: ingest, deliveries },
+    github: { deps: ingest, deliveries, imports },
     app,
     jobs: jobs.part,
     async close() {
       // Workers finish the jobs in hand before their database goes away.
       await jobs.closeWorkers();
+      await imports.drain();
       await jobs.part.sink.close();
       await database.close();
     },

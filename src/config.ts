@@ -74,6 +74,10 @@ const EnvSchema = z.object({
   GITHUB_WEBHOOK_SECRET: list.optional(),
   /** Routing rules, see src/ingest/github/route-agents.ts. */
   GITHUB_ROUTES: z.string().optional(),
+  /** Token for the repository import (GitHub REST API); unset: unauthenticated, 60 requests an hour. */
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  /** GitHub REST API base URL (GitHub Enterprise: https://<host>/api/v3). */
+  GITHUB_API_URL: z.string().url().default("https://api.github.com"),
   /** Summed importance since the last reflection that triggers one (paper: 150); 0 turns the trigger off. */
   REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
   /** Tokenizer for `maxTokens` context budgets. */
@@ -115,8 +119,11 @@ export type Config = {
   embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
   llm: { model: string } | null;
   importanceExamples: ImportanceExamples | null;
-  /** GitHub webhook ingestion. No secrets: `POST /webhooks/github` answers 501 and accepts nothing. */
-  github: { webhookSecrets: string[]; routes: RouteRule[] };
+  /**
+   * GitHub webhook ingestion (no secrets: `POST /webhooks/github` answers 501 and accepts nothing)
+   * and the repository import's REST API access.
+   */
+  github: { webhookSecrets: string[]; routes: RouteRule[]; token: string | null; apiUrl: string };
   /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
   reflectionThreshold: number;
   tokenizerEncoding: TokenEncoding;
@@ -204,7 +211,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
-    github: { webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [], routes: readRoutes(e.GITHUB_ROUTES) },
+    github: {
+      webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [],
+      routes: readRoutes(e.GITHUB_ROUTES),
+      token: e.GITHUB_TOKEN ?? null,
+      apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
+    },
     reflectionThreshold: e.REFLECTION_THRESHOLD,
     tokenizerEncoding: e.TOKENIZER_ENCODING,
     jobs: {

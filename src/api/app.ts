@@ -20,6 +20,7 @@ import { registerDeleteDocument } from "./routes/documents/delete";
 import { registerImportDocument } from "./routes/documents/import";
 import { registerListDocuments } from "./routes/documents/list";
 import { registerHealth } from "./routes/health";
+import { registerGithubImport } from "./routes/imports/github";
 import { registerCreateMemories } from "./routes/memories/create";
 import { registerDeleteMemory } from "./routes/memories/delete";
 import { registerGetMemory } from "./routes/memories/get";
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps) {
   registerImportDocument(app, deps);
   registerListDocuments(app, deps);
   registerDeleteDocument(app, deps);
+  registerGithubImport(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { DeliveryProcessor } from "../ingest/github/deps";
+import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
@@ -22,6 +22,8 @@ export type AppDeps = {
   reflect: ReflectAgentDeps;
   /** Where accepted GitHub deliveries go to be processed. */
   deliveries: DeliveryProcessor;
+  /** Where opened repository imports go to be run. */
+  imports: ImportQueue;
   /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */
   queues: Queue[] | null;
   /** Readiness: database reachable and migrations applied. */

@@ -1850,6 +1850,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/imports/github": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a GitHub repository's history into the agent's stream (a background job)
+         * @description Reads the repository's issues, pull requests, reviews, releases and default-branch commits through the GitHub REST API (`GITHUB_TOKEN`) and stores them as observations with the webhooks' describers and noise rules, each at its own time. An unfinished import of the same repository and `since` is resumed instead of started again; events already in the stream (an earlier import, a webhook) are not stored twice.
+         */
+        post: operations["startGithubImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/imports/github/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A repository import's status, phase and counts */
+        get: operations["getGithubImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2223,6 +2260,45 @@ export interface components {
             tokens: number;
             importedAt: string;
         };
+        GithubImport: {
+            /** @example imp_3n8x0q4w7f2k9d1c5b6a */
+            id: string;
+            repo: string;
+            agentIds: string[];
+            since: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description issues, pulls, releases or commits while running */
+            phase: string | null;
+            counts: {
+                fetched: number;
+                stored: number;
+                duplicates: number;
+                ignored: number;
+                rateLimited: number;
+            };
+            attempts: number;
+            error: string | null;
+            createdAt: string;
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "repo": "acme/api",
+         *       "since": "2025-01-01T00:00:00Z"
+         *     }
+         */
+        NewGithubImport: {
+            /** @example acme/api */
+            repo: string;
+            /**
+             * Format: date-time
+             * @description Only what happened at or after this time
+             * @example 2026-11-22T10:00:00Z
+             */
+            since?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2231,4 +2307,164 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    startGithubImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewGithubImport"];
+            };
+        };
+        responses: {
+            /** @description Queued (or resumed); follow it with GET …/imports/github/{id} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GithubImport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGithubImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GithubImport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

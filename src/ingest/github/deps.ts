@@ -18,3 +18,12 @@ export type IngestDeps = {
 export interface DeliveryProcessor {
   enqueue(deliveryId: string): Promise<void>;
 }
+
+/**
+ * The seam between opening a repository import (`openImport`) and running it (`runImport`): the
+ * job system implements it as the `github.import` job. The import row is the source of truth
+ * (status, phase, next page); `enqueue` only makes the run start and never throws.
+ */
+export interface ImportQueue {
+  enqueue(importId: string): Promise<void>;
+}

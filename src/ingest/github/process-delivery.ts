@@ -1,11 +1,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type GithubDeliveryRow, githubDeliveries } from "../../db/schema";
 import { NotFound } from "../../lib/errors";
-import { createMemories } from "../../memory/create-memories";
 import type { EnrichmentNotifier, PendingWork, ReflectionScheduler } from "../../memory/deps";
 import type { IngestDeps } from "./deps";
 import { describeEvent } from "./describe/index";
 import { routeAgents } from "./route-agents";
+import { storeEvent } from "./store-event";
 
 export type ProcessOutcome =
   | { status: "processed"; agentIds: string[]; observations: number }
@@ -13,6 +13,8 @@ export type ProcessOutcome =
   /** Already processed or ignored earlier: nothing was done (re-runs are harmless). */
   | { status: "skipped" };
 
+const ALREADY_STORED =
+  "already in every routed stream (stored by the repository import or an earlier delivery)";
 const NO_AGENT = "no agent to route it to: the event has no repository or organization and no rule matches";
 
 /**
@@ -53,14 +55,29 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
         });
         return { status: "ignored", reason: result.reason } as const;
       }
-      for (const agentId of result.agentIds) await createMemories(memory, agentId, result.inputs);
+      // Through the event keys: an event the repository import (or another delivery) already
+      // stored in an agent's stream is not stored there again.
+      let observations = 0;
+      for (const agentId of result.agentIds) {
+        const stored = await storeEvent(memory, agentId, result.event, result.opts);
+        if (stored.status === "stored") observations = Math.max(observations, stored.observations);
+      }
+      if (observations === 0) {
+        await finish(tx, deliveryId, {
+          status: "ignored",
+          at: deps.memory.clock.now(),
+          reason: ALREADY_STORED,
+          agentIds: result.agentIds,
+        });
+        return { status: "ignored", reason: ALREADY_STORED } as const;
+      }
       await finish(tx, deliveryId, {
         status: "processed",
         at: deps.memory.clock.now(),
         agentIds: result.agentIds,
-        observations: result.inputs.length,
+        observations,
       });
-      return { status: "processed", agentIds: result.agentIds, observations: result.inputs.length } as const;
+      return { status: "processed", agentIds: result.agentIds, observations } as const;
     });
   } catch (error) {
     if (!(error instanceof NotFound)) await markFailed(deps, deliveryId, error);
@@ -71,7 +88,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
   return outcome;
 }
 
-/** describe + route: what the delivery should become (pure). */
+/** describe + route: whether the delivery becomes observations, and where (pure). */
 function apply(row: GithubDeliveryRow, deps: IngestDeps) {
   const described = describeEvent(row.event, row.payload);
   const agentIds = routeAgents(deps.routes, row.payload);
@@ -79,15 +96,10 @@ function apply(row: GithubDeliveryRow, deps: IngestDeps) {
     return { status: "ignored", reason: described.reason, agentIds } as const;
   }
   if (agentIds.length === 0) return { status: "ignored", reason: NO_AGENT, agentIds } as const;
-  const receivedAt = row.receivedAt.toISOString();
-  const inputs = described.observations.map((o) => ({
-    description: o.description,
-    // The payload's own time when it has one, else when GitHub sent it to us.
-    createdAt: o.createdAt ?? receivedAt,
-    importance: o.importance,
-    metadata: { ...o.metadata, deliveryId: row.id },
-  }));
-  return { status: "observations", agentIds, inputs } as const;
+  const event = { name: row.event, payload: row.payload };
+  // The payload's own time when it has one, else when GitHub sent it to us.
+  const opts = { fallbackTime: row.receivedAt.toISOString(), metadata: { deliveryId: row.id } };
+  return { status: "observations", agentIds, event, opts } as const;
 }
 
 type Tx = Parameters<Parameters<IngestDeps["memory"]["db"]["transaction"]>[0]>[0];

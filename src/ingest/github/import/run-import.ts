@@ -1,0 +1,208 @@
+import { eq } from "drizzle-orm";
+import { githubImports, type ImportCounts } from "../../../db/schema";
+import { NotFound } from "../../../lib/errors";
+import { inMemoryTransaction } from "../../../memory/transaction";
+import type { IngestDeps } from "../deps";
+import { routeAgents } from "../route-agents";
+import { type GithubEvent, storeEvent } from "../store-event";
+import { createGithubClient, type GithubClient } from "./client";
+import { type GithubImport, NO_COUNTS, toImport } from "./imports";
+import {
+  commitEvents,
+  issueEvents,
+  pullEvents,
+  type RestCommit,
+  type RestIssue,
+  type RestPull,
+  type RestRelease,
+  type RestRepo,
+  type RestReview,
+  releaseEvents,
+  reviewEvents,
+} from "./rest-events";
+
+/** Phases in order; each walks one paginated list. */
+export const PHASES = ["issues", "pulls", "releases", "commits"] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Where the GitHub REST API is and how to authenticate (config), and the test-only time unit. */
+export type GithubAccess = { token: string | null; baseUrl: string; timeUnitMs?: number };
+
+export type ImportProgress = { phase: Phase; page: number; lastPage: number | null; counts: ImportCounts };
+
+type Ctx = { client: GithubClient; repo: RestRepo; owner: string; name: string; since: Date | null };
+
+/** The first page of a phase's list: a stable order (oldest first) where the API offers one. */
+function firstPage(phase: Phase, c: Ctx) {
+  const base = { owner: c.owner, repo: c.name, per_page: 100 };
+  const since = c.since ? { since: c.since.toISOString() } : {};
+  switch (phase) {
+    case "issues":
+      // `since` here is "updated since": an issue opened earlier but closed after it is included.
+      return {
+        route: "GET /repos/{owner}/{repo}/issues",
+        params: { ...base, state: "all", sort: "created", direction: "asc", ...since },
+      };
+    case "pulls":
+      return {
+        route: "GET /repos/{owner}/{repo}/pulls",
+        params: { ...base, state: "all", sort: "created", direction: "asc" },
+      };
+    case "releases":
+      return { route: "GET /repos/{owner}/{repo}/releases", params: base };
+    case "commits":
+      return {
+        route: "GET /repos/{owner}/{repo}/commits",
+        params: { ...base, sha: c.repo.default_branch, ...since },
+      };
+  }
+}
+
+/** A page's events; pull requests bring their reviews (one more list per pull request updated since `since`). */
+async function pageEvents(
+  phase: Phase,
+  items: unknown[],
+  c: Ctx,
+): Promise<{ events: GithubEvent[]; fetched: number }> {
+  switch (phase) {
+    case "issues":
+      return {
+        events: (items as RestIssue[]).flatMap((i) => issueEvents(i, c.repo, c.since)),
+        fetched: items.length,
+      };
+    case "releases":
+      return {
+        events: (items as RestRelease[]).flatMap((r) => releaseEvents(r, c.repo, c.since)),
+        fetched: items.length,
+      };
+    case "commits":
+      return {
+        events: (items as RestCommit[]).flatMap((x) => commitEvents(x, c.repo)),
+        fetched: items.length,
+      };
+    case "pulls": {
+      const events: GithubEvent[] = [];
+      let fetched = items.length;
+      for (const pr of items as RestPull[]) {
+        events.push(...pullEvents(pr, c.repo, c.since));
+        if (c.since && Date.parse(pr.updated_at) < c.since.getTime()) continue;
+        const reviews = (await c.client.paginate("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+          owner: c.owner,
+          repo: c.name,
+          pull_number: pr.number,
+          per_page: 100,
+        })) as unknown as RestReview[];
+        fetched += reviews.length;
+        events.push(...reviews.flatMap((r) => reviewEvents(r, pr, c.repo, c.since)));
+      }
+      return { events, fetched };
+    }
+  }
+}
+
+/** `rel="next"` and the page number of `rel="last"` from a Link header. */
+function links(header: string | undefined): { next: string | null; lastPage: number | null } {
+  const next = header?.match(/<([^<>]+)>;\s*rel="next"/)?.[1] ?? null;
+  const last = header?.match(/<([^<>]+)>;\s*rel="last"/)?.[1];
+  const page = last ? Number(new URL(last).searchParams.get("page")) : Number.NaN;
+  return { next, lastPage: Number.isFinite(page) && page > 0 ? page : null };
+}
+
+const add = (a: ImportCounts, b: Partial<ImportCounts>): ImportCounts => ({
+  fetched: a.fetched + (b.fetched ?? 0),
+  stored: a.stored + (b.stored ?? 0),
+  duplicates: a.duplicates + (b.duplicates ?? 0),
+  ignored: a.ignored + (b.ignored ?? 0),
+  rateLimited: a.rateLimited + (b.rateLimited ?? 0),
+});
+
+/**
+ * Runs (or resumes) an import: every phase's pages in order, each page's observations and the
+ * import's progress (phase, next page URL, counts) committed in ONE transaction, so a crash loses
+ * at most the page in hand and a rerun starts at it. Events go through `storeEvent` (the
+ * webhooks' describers, noise rules and event keys): re-running, or a webhook that delivered the
+ * same event, stores nothing twice. On error the import is marked `failed` with the reason and the
+ * error rethrown (the job retries; the command says how to resume). A finished import is returned as is.
+ */
+export async function runImport(
+  deps: IngestDeps,
+  importId: string,
+  opts: { github: GithubAccess; onProgress?: (p: ImportProgress) => void },
+): Promise<GithubImport> {
+  const db = deps.memory.db;
+  const [row] = await db.select().from(githubImports).where(eq(githubImports.id, importId));
+  if (!row) throw new NotFound(`GitHub import ${importId} not found`, { importId });
+  if (row.status === "succeeded") return toImport(row);
+  const at = () => deps.memory.clock.now();
+  await db
+    .update(githubImports)
+    .set({ status: "running", attempts: row.attempts + 1, error: null, updatedAt: at() })
+    .where(eq(githubImports.id, importId));
+  let counts: ImportCounts = { ...NO_COUNTS, ...row.counts };
+  // Rate-limit answers since the last committed page (the client waits them out itself).
+  let limited = 0;
+  const client = createGithubClient({ ...opts.github, logger: deps.logger, onRateLimit: () => limited++ });
+  try {
+    const [owner = "", name = ""] = row.repo.split("/");
+    const { data: repo } = await client.request("GET /repos/{owner}/{repo}", { owner, repo: name });
+    const c: Ctx = { client, repo: repo as unknown as RestRepo, owner, name, since: row.since };
+    const agentIds = row.agentIds.length > 0 ? row.agentIds : routeAgents(deps.routes, { repository: repo });
+    if (agentIds.length === 0)
+      throw new Error(`no agent to import ${row.repo} into: give agent ids or a GITHUB_ROUTES rule`);
+
+    let phaseIndex = Math.max(0, PHASES.indexOf((row.phase ?? PHASES[0]) as Phase));
+    let cursor = row.cursor;
+    for (; phaseIndex < PHASES.length; phaseIndex++) {
+      const phase = PHASES[phaseIndex] as Phase;
+      const start = firstPage(phase, c);
+      const pages = cursor
+        ? client.paginate.iterator(`GET ${cursor}`)
+        : client.paginate.iterator(start.route, start.params);
+      let page = cursor ? Number(new URL(cursor).searchParams.get("page")) || 1 : 1;
+      for await (const response of pages) {
+        const { events, fetched } = await pageEvents(phase, response.data as unknown[], c);
+        const { next, lastPage } = links(response.headers.link);
+        const nextPhase = next ? phase : (PHASES[phaseIndex + 1] ?? null);
+        const pageCounts = await inMemoryTransaction(deps.memory, async (memory, tx) => {
+          const n: Partial<ImportCounts> = { fetched, stored: 0, duplicates: 0, ignored: 0 };
+          for (const event of events) {
+            for (const agentId of agentIds) {
+              const out = await storeEvent(memory, agentId, event, {
+                fallbackTime: at().toISOString(),
+                metadata: { importId },
+              });
+              if (out.status === "stored") n.stored = (n.stored ?? 0) + out.observations;
+              else if (out.status === "duplicate") n.duplicates = (n.duplicates ?? 0) + 1;
+              else n.ignored = (n.ignored ?? 0) + 1;
+            }
+          }
+          n.rateLimited = limited;
+          await tx
+            .update(githubImports)
+            .set({ phase: nextPhase, cursor: next, counts: add(counts, n), updatedAt: at() })
+            .where(eq(githubImports.id, importId));
+          return n;
+        });
+        counts = add(counts, pageCounts);
+        limited = 0;
+        opts.onProgress?.({ phase, page, lastPage: lastPage ?? page, counts });
+        page++;
+      }
+      cursor = null;
+    }
+    const [done] = await db
+      .update(githubImports)
+      .set({ status: "succeeded", phase: null, cursor: null, counts, updatedAt: at(), finishedAt: at() })
+      .where(eq(githubImports.id, importId))
+      .returning();
+    return toImport(done ?? row);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await db
+      .update(githubImports)
+      .set({ status: "failed", error: message.slice(0, 500), updatedAt: at() })
+      .where(eq(githubImports.id, importId))
+      .catch(() => {});
+    throw error;
+  }
+}
