@@ -20,7 +20,7 @@ function spawnWorker(t: TestSystem, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ["--import", "tsx", "src/worker.ts"], {
     env: {
       PATH: process.env.PATH ?? "",
-      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_URL: t.system.config.databaseUrl ?? TEST_DATABASE_URL,
       OPENAI_BASE_URL: t.stub.url,
       OPENAI_API_KEY: "test",
       EMBEDDING_PROVIDER: "openai",

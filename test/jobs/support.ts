@@ -5,6 +5,7 @@ import { JOB_NAMES } from "../../src/jobs/catalog";
 import type { AgentStats } from "../../src/memory/agent-stats";
 import type { Memory } from "../../src/memory/types";
 import { TEST_REDIS_URL, uniq } from "../support/env";
+import { ownDatabase } from "../support/own-database";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 /** Env for a pipeline test: real Redis under a queue prefix of its own, short timings. */
@@ -96,7 +97,12 @@ export async function obliterateQueues(prefix: string): Promise<void> {
 /** Starts a test system wired to Redis, with a cleanup that erases its agents and its own queues. */
 export async function startPipeline(env: Record<string, string> = {}) {
   const base = pipelineEnv();
-  const t = await startTestSystem({ env: { ...base, ...env } });
+  // A database of its own unless the test brings one: these tests count provider calls, and in the
+  // shared database their sweep would also pick up other files' leftover pending memories.
+  const own = env.DATABASE_URL ? null : await ownDatabase("pipeline");
+  const t = await startTestSystem({
+    env: { ...base, ...(own ? { DATABASE_URL: own.url } : {}), ...env },
+  });
   const prefix = env.MEMSTREAM_QUEUE_PREFIX ?? base.MEMSTREAM_QUEUE_PREFIX ?? "";
   return {
     t,
@@ -105,6 +111,7 @@ export async function startPipeline(env: Record<string, string> = {}) {
       for (const a of agentIds) await t.call("DELETE", `/v1/agents/${encodeURIComponent(a)}`);
       await t.close();
       await obliterateQueues(prefix);
+      await own?.drop();
     },
   };
 }
