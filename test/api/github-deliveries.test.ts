@@ -49,9 +49,13 @@ afterAll(() => t.close());
 let n = 0;
 const newId = () => `${s}-${++n}`;
 
+let issueNumber = 1000;
+/** An `issues.opened` payload in `repo`, each a new issue: an event is stored once per stream (event keys). */
 function issueIn(repo: string) {
   const payload = example("issues", "opened");
   child(payload, "repository").full_name = repo;
+  issueNumber += 1;
+  Object.assign(child(payload, "issue"), { number: issueNumber, id: issueNumber });
   return payload;
 }
 

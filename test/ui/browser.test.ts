@@ -146,7 +146,9 @@ describe("stream browser (/ui) in chromium", () => {
       {
         query: "Who is coming to the party?",
         k: 5,
-        weights: { relevance: 2 },
+        // What the form sends: every weight (defaults 1) and the relevance it selects.
+        weights: { recency: 1, importance: 1, relevance: 2 },
+        relevance: "vector",
         now: "2026-02-13T09:00:00Z",
         touch: false,
       },

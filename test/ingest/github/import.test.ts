@@ -156,6 +156,8 @@ describe("import and webhooks write each event once", () => {
       repository,
     };
     const pushId = uniq("push");
+    // Deliveries are github.deliver jobs: workers run them (started here: earlier tests check pending importance).
+    t.system.jobs.startWorkers();
     await deliver(t, { event: "push", id: pushId, body: JSON.stringify(push), secret: SECRET });
     await waitForDeliveries(t, [pushId]);
     expect(await stream(agent)).toHaveLength(1);
