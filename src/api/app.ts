@@ -15,6 +15,7 @@ import { registerRetrieve } from "./routes/agents/retrieve";
 import { registerRetryEnrichment } from "./routes/agents/retry-enrichment";
 import { registerAgentSettings } from "./routes/agents/settings";
 import { registerAgentStats } from "./routes/agents/stats";
+import { registerDocs } from "./routes/docs";
 import { registerHealth } from "./routes/health";
 import { registerCreateMemories } from "./routes/memories/create";
 import { registerDeleteMemory } from "./routes/memories/delete";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps) {
   registerHealth(app, deps);
   registerMetrics(app, deps);
   registerQueueDashboard(app, deps);
+  registerDocs(app);
   registerCreateMemories(app, deps);
   registerListMemories(app, deps);
   registerGetMemory(app, deps);

@@ -6,6 +6,7 @@ import { LIMITS } from "../../../memory/limits";
 import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/relevance";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
+import { SCORED_MEMORY_EXAMPLE } from "../../examples";
 import {
   AgentParam,
   apiErrors,
@@ -92,6 +93,7 @@ const Scored = MemorySchema.extend({
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/retrieve",
+  operationId: "retrieveMemories",
   tags: ["retrieval"],
   summary: "Rank memories by recency, importance and relevance (Generative Agents)",
   description: [
@@ -128,6 +130,7 @@ const route = createRoute({
     200: json(
       z.object({ memories: z.array(Scored), mode: z.enum(["exact", "fast"]), context: Context.optional() }),
       "Best first",
+      { memories: [SCORED_MEMORY_EXAMPLE], mode: "exact" },
     ),
     ...apiErrors.agentWrite,
     502: errorResponse("The embedding provider answered with no usable vector (`invalid_provider_answer`)"),

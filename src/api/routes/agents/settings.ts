@@ -23,6 +23,7 @@ const Settings = z
 const route = createRoute({
   method: "put",
   path: "/v1/agents/{agentId}/settings",
+  operationId: "updateAgentSettings",
   tags: ["agents"],
   summary: "Set the agent's settings (reflection threshold)",
   request: {
@@ -32,7 +33,14 @@ const route = createRoute({
       content: { "application/json": { schema: Body, example: { reflectionThreshold: 100 } } },
     },
   },
-  responses: { 200: json(Settings, "The settings now in force"), ...apiErrors.agentWrite },
+  responses: {
+    200: json(Settings, "The settings now in force", {
+      agentId: "npc-42",
+      reflectionThreshold: 100,
+      effectiveReflectionThreshold: 100,
+    }),
+    ...apiErrors.agentWrite,
+  },
 });
 
 export const registerAgentSettings = (app: App, deps: AppDeps) =>
