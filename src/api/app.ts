@@ -16,6 +16,9 @@ import { registerRetryEnrichment } from "./routes/agents/retry-enrichment";
 import { registerAgentSettings } from "./routes/agents/settings";
 import { registerAgentStats } from "./routes/agents/stats";
 import { registerDocs } from "./routes/docs";
+import { registerDeleteDocument } from "./routes/documents/delete";
+import { registerImportDocument } from "./routes/documents/import";
+import { registerListDocuments } from "./routes/documents/list";
 import { registerHealth } from "./routes/health";
 import { registerCreateMemories } from "./routes/memories/create";
 import { registerDeleteMemory } from "./routes/memories/delete";
@@ -98,6 +101,9 @@ export function createApp(deps: AppDeps) {
     tokenizerEncoding: deps.config.tokenizerEncoding,
     logger: deps.logger,
   });
+  registerImportDocument(app, deps);
+  registerListDocuments(app, deps);
+  registerDeleteDocument(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

@@ -3,7 +3,7 @@ import { ErrorCode } from "../lib/errors";
 import { Float4, JsonObject, MAX_JSON_DEPTH, Text, Timestamp } from "../lib/storable";
 import { AGENT_ID_PATTERN, LIMITS } from "../memory/limits";
 import { REFLECTION_TRIGGERS, RUN_STATUSES } from "../memory/reflect/types";
-import { ENRICHMENT_STATES, MEMORY_KINDS } from "../memory/types";
+import { ENRICHMENT_STATES, MEMORY_KINDS, WRITABLE_KINDS } from "../memory/types";
 
 /** Shared OpenAPI schemas; every limit here comes from `LIMITS`. */
 
@@ -26,6 +26,11 @@ export const MemoryParams = AgentParam.extend({
 });
 
 export const Kind = z.enum(MEMORY_KINDS);
+/** Kinds a memory may be written as; `document` sections come from `POST /documents` only. */
+export const WritableKind = z.enum(WRITABLE_KINDS, {
+  error:
+    "kind must be observation, reflection or plan (document sections are written by POST /v1/agents/{agentId}/documents)",
+});
 export const IsoTime = Timestamp().openapi({
   example: "2026-11-22T10:00:00Z",
   description: "ISO 8601 with an offset; years 0001-9999",
@@ -55,7 +60,7 @@ export const MemoryId = Text({ min: 1, max: 64, name: "memory id" });
 export const NewMemory = z
   .object({
     description: Description,
-    kind: Kind.optional(),
+    kind: WritableKind.optional(),
     createdAt: IsoTime.optional(),
     importance: Importance.optional(),
     embedding: Vector.optional(),

@@ -3,6 +3,7 @@ import { loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { type BackfillProgress, backfillEmbeddings } from "../jobs/backfill";
 import { createLogger } from "../lib/logger";
+import { progressBar } from "../lib/progress-bar";
 import { createProviders } from "../providers";
 
 // `npm run backfill -- --model <id> [--agent <id>] [--batch N] [--after <memory id>]`
@@ -51,13 +52,10 @@ const { embedder } = await createProviders({
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
 await database.migrate();
 const started = Date.now();
+const progress = progressBar();
 const bar = (p: BackfillProgress) => {
-  const frac = p.total === 0 ? 1 : Math.min(1, p.done / p.total);
-  const width = 30;
   const rate = p.done / Math.max(0.001, (Date.now() - started) / 1000);
-  process.stderr.write(
-    `\r${embedder.modelId} [${"#".repeat(Math.round(frac * width)).padEnd(width, ".")}] ${p.done}/${p.total} ${rate.toFixed(0)}/s last=${p.lastId ?? "-"}`,
-  );
+  progress.draw(embedder.modelId, p.done, p.total, `${rate.toFixed(0)}/s last=${p.lastId ?? "-"}`);
 };
 try {
   const done = await backfillEmbeddings({
@@ -68,13 +66,13 @@ try {
     ...(values.after ? { after: values.after } : {}),
     onProgress: bar,
   });
-  process.stderr.write("\n");
+  progress.end();
   logger.info("backfill done", { model: embedder.modelId, embedded: done.done });
   logger.info(
     `switch retrieval with EMBEDDING_MODEL (model id ${embedder.modelId}), then rerun this to catch stragglers`,
   );
 } catch (err) {
-  process.stderr.write("\n");
+  progress.end();
   logger.error("backfill stopped; rerun to resume (done rows are skipped)", { error: String(err) });
   process.exitCode = 1;
 } finally {

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { agentSettings, memories, reflectionRuns } from "../db/schema";
+import { agentSettings, documents, memories, reflectionRuns } from "../db/schema";
 import type { MemoryDeps } from "./deps";
 
-/** Erases an agent's whole stream (memories, vectors, reflections, runs, settings) in one transaction. */
+/** Erases an agent's whole stream (memories, vectors, reflections, runs, settings, documents) in one transaction. */
 export async function eraseAgent(
   deps: Pick<MemoryDeps, "db">,
   agentId: string,
@@ -14,6 +14,7 @@ export async function eraseAgent(
       .returning({ id: memories.id });
     await tx.delete(reflectionRuns).where(eq(reflectionRuns.agentId, agentId));
     await tx.delete(agentSettings).where(eq(agentSettings.agentId, agentId));
+    await tx.delete(documents).where(eq(documents.agentId, agentId));
     return { deleted: gone.length };
   });
 }

@@ -22,6 +22,14 @@ export const LIMITS = {
   queryChars: 8_000,
   /** Token budget (`maxTokens`) of one context block. */
   maxContextTokens: 200_000,
+  /** Characters of one imported document. */
+  documentChars: 2_000_000,
+  /** Sections one document may become. */
+  documentSections: 5_000,
+  /** Characters of a document's source (its path or URL). */
+  sourceChars: 1_000,
+  /** Tokens of one document section: the default and the bounds a caller may choose within. */
+  sectionTokens: { default: 512, min: 64, max: 2_000 },
   /** Highest reflection threshold (importance is 1..10 per memory: at least 100k memories). */
   maxReflectionThreshold: 1_000_000,
 } as const;

@@ -1,7 +1,10 @@
 /** The memory as the domain and the API see it. */
 
-export const MEMORY_KINDS = ["observation", "reflection", "plan"] as const;
+export const MEMORY_KINDS = ["observation", "reflection", "plan", "document"] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+/** Kinds a caller may write directly; `document` sections are written by a document import only. */
+export const WRITABLE_KINDS = ["observation", "reflection", "plan"] as const;
 
 export const ENRICHMENT_STATES = ["pending", "ready", "failed"] as const;
 export type EnrichmentState = (typeof ENRICHMENT_STATES)[number];

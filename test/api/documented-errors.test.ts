@@ -11,6 +11,7 @@ import {
   type Operation,
   operations,
   requestExample,
+  requiredQuery,
 } from "../support/openapi";
 import { startTestSystem, type TestSystem } from "../support/system";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
@@ -53,7 +54,8 @@ afterAll(async () => {
 const WEBHOOK = "POST /webhooks/github";
 const isV1 = (o: Operation) => o.path.startsWith("/v1/");
 const agent = uniq("docerr");
-const url = (o: Operation, agentId = agent) => fillPath(o.path, { agentId, id: "mem_00000000000000000000" });
+const url = (o: Operation, agentId = agent) =>
+  fillPath(o.path, { agentId, id: "mem_00000000000000000000" }) + requiredQuery(o.op);
 
 type Init = { headers?: Record<string, string>; body?: string };
 

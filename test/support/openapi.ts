@@ -104,3 +104,13 @@ export function requestExample(doc: OpenApiDoc, op: OperationObject): unknown {
 
 /** Documented response statuses of an operation. */
 export const documentedStatuses = (op: OperationObject) => Object.keys(op.responses).map(Number);
+
+/** `?name=example&…` for the operation's required query parameters (empty when it has none). */
+export function requiredQuery(op: OperationObject): string {
+  const params = (op.parameters ?? []).filter((p) => p.in === "query" && p.required);
+  const missing = params.filter((p) => p.schema.example === undefined).map((p) => p.name);
+  if (missing.length > 0)
+    throw new Error(`required query parameters without an example: ${missing.join(", ")}`);
+  const q = new URLSearchParams(params.map((p): [string, string] => [p.name, String(p.schema.example)]));
+  return params.length > 0 ? `?${q}` : "";
+}

@@ -70,7 +70,7 @@ export const memories = pgTable(
     index("memories_pending_idx")
       .on(t.updatedAt)
       .where(sql`${t.importanceStatus} = 'pending' OR ${t.embeddingStatus} = 'pending'`),
-    check("memories_kind_check", sql`${t.kind} IN ('observation', 'reflection', 'plan')`),
+    check("memories_kind_check", sql`${t.kind} IN ('observation', 'reflection', 'plan', 'document')`),
     check("memories_importance_check", sql`${t.importance} IS NULL OR ${t.importance} BETWEEN 1 AND 10`),
     check("memories_importance_status_check", sql`${t.importanceStatus} IN ('pending', 'ready', 'failed')`),
     check("memories_embedding_status_check", sql`${t.embeddingStatus} IN ('pending', 'ready', 'failed')`),

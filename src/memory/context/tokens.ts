@@ -25,8 +25,9 @@ function encoder(encoding: TokenEncoding): Tiktoken {
 
 /** A counter for `encoding` (o200k_base: GPT-4o family; cl100k_base: GPT-4/3.5 and many embedders). */
 export function createTokenCounter(encoding: TokenEncoding = "o200k_base"): TokenCounter {
-  const enc = encoder(encoding);
+  // The encoder is built on the first count, not here: routes create counters when the app is
+  // built, and start-up should not pay for ranks no request has needed yet.
   // No special tokens allowed or disallowed: a memory containing "<|endoftext|>" is counted as
   // plain text instead of throwing, which is how it reaches the model inside a prompt.
-  return (text) => enc.encode(text, [], []).length;
+  return (text) => encoder(encoding).encode(text, [], []).length;
 }

@@ -2,7 +2,7 @@
  * One reflection run for one agent, end to end: claim the agent's run, plan it with the LLM
  * (`plan.ts`), store the insights as `reflection` memories and the run's record together.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { memories } from "../../db/schema";
 import { NotConfigured } from "../../lib/errors";
@@ -125,12 +125,15 @@ async function storeInsights(
   return result;
 }
 
-/** The agent's most recent memories by createdAt (any kind), via the (agent, created) index. */
+/**
+ * The agent's most recent memories by createdAt, via the (agent, created) index: every kind but
+ * document sections, which are reference text rather than experience to reflect on.
+ */
 async function recentMemories(db: Db, agentId: string, limit: number): Promise<Memory[]> {
   const rows = await db
     .select()
     .from(memories)
-    .where(eq(memories.agentId, agentId))
+    .where(and(eq(memories.agentId, agentId), ne(memories.kind, "document")))
     .orderBy(desc(memories.createdAt), desc(memories.id))
     .limit(limit);
   // Oldest first, so the numbered statements read as a story.

@@ -9,7 +9,12 @@ const Stats = z
   .object({
     agentId: z.string(),
     total: z.number(),
-    byKind: z.object({ observation: z.number(), reflection: z.number(), plan: z.number() }),
+    byKind: z.object({
+      observation: z.number(),
+      reflection: z.number(),
+      plan: z.number(),
+      document: z.number(),
+    }),
     importance: Counts,
     embedding: Counts,
     oldest: z.string().nullable(),

@@ -7,18 +7,18 @@ import {
   Description,
   Importance,
   json,
-  Kind,
   MemoryParams,
   MemorySchema,
   Metadata,
   ModelId,
   Vector,
+  WritableKind,
 } from "../../schemas";
 
 const Patch = z
   .object({
     description: Description.optional(),
-    kind: Kind.optional(),
+    kind: WritableKind.optional(),
     importance: Importance.optional(),
     embedding: Vector.optional(),
     embeddingModel: ModelId.optional(),

@@ -1,0 +1,27 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { deleteDocument } from "../../../memory/documents/delete-document";
+import type { App, AppDeps } from "../../deps";
+import { AgentParam, apiErrors, json } from "../../schemas";
+import { DocumentSource } from "./schemas";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/agents/{agentId}/documents",
+  operationId: "deleteDocument",
+  tags: ["documents"],
+  summary: "Delete a document source and all its sections",
+  request: { params: AgentParam, query: z.object({ source: DocumentSource }) },
+  responses: {
+    200: json(z.object({ source: z.string(), deleted: z.number().int() }), "Deleted (sections removed)", {
+      source: "docs/deploy.md",
+      deleted: 2,
+    }),
+    ...apiErrors.agentAction,
+  },
+});
+
+export const registerDeleteDocument = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
+    const { agentId } = c.req.valid("param");
+    return c.json(await deleteDocument(deps.memory, agentId, c.req.valid("query").source), 200);
+  });
