@@ -4,6 +4,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client workspace (client/) is part of the lock; npm ci needs its manifest.
+COPY client/package.json ./client/
 # postinstall patches postgres-js (scripts/patches/, ADR 0009), so the scripts come first.
 COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund

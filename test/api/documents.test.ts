@@ -182,6 +182,16 @@ describe("POST /v1/agents/{agentId}/documents", () => {
     res = await post(agent, { source: "a", content: many });
     expect(res.status).toBe(400);
     expect(await field(res)).toBe("content");
+    // Characters Postgres text cannot hold: 400 naming the field, nothing stored.
+    for (const [body, name] of [
+      [{ source: "a", content: "# T\n\nNUL \u0000 here" }, "body.content"],
+      [{ source: "a\u0000b", content: "x" }, "body.source"],
+      [{ source: "a", content: "x", title: "\ud800" }, "body.title"],
+    ] as const) {
+      res = await post(agent, body);
+      expect(res.status).toBe(400);
+      expect(await field(res)).toBe(name);
+    }
     // document sections are written by imports only
     res = await t.call("POST", `${path(agent)}/memories`, { description: "x", kind: "document" }, admin);
     expect(res.status).toBe(400);

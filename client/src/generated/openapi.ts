@@ -1,0 +1,1967 @@
+// Generated from memstream's /openapi.json by `npm run client:generate` (openapi-typescript). Do not edit.
+// test/client/types-fresh.test.ts fails when this file no longer matches the server's document.
+export interface paths {
+    "/v1/agents/{agentId}/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List memories, newest first (cursor-paginated) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Comma-separated kinds */
+                    kind?: string;
+                    /** @description ISO 8601 with an offset; years 0001-9999 */
+                    since?: string;
+                    /** @description ISO 8601 with an offset; years 0001-9999 */
+                    until?: string;
+                    /** @description JSON object; memories whose metadata contains it */
+                    metadata?: string;
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            memories: components["schemas"]["Memory"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Store one memory or a batch
+         * @description Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "description": "alice opened pull request #42: retry flaky uploads",
+                     *       "metadata": {
+                     *         "source": "github",
+                     *         "repository": "acme/api"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        memories: components["schemas"]["NewMemory"][];
+                    } | components["schemas"]["NewMemory"];
+                };
+            };
+            responses: {
+                /** @description Stored */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Memory"] | {
+                            memories: components["schemas"]["Memory"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one memory */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The memory */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Memory"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a memory (for good: queued enrichment never brings it back) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a memory
+         * @description A changed description makes importance and embedding pending again (unless supplied in the same patch).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "importance": 8,
+                     *       "metadata": {
+                     *         "pinned": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemoryPatch"];
+                };
+            };
+            responses: {
+                /** @description The updated memory */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Memory"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Erase an agent's whole stream (memories, vectors, reflections) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Erased */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: number;
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts by kind and enrichment state, and the time span */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Stats (zeros for an empty stream) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentStats"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rank memories by recency, importance and relevance (Generative Agents)
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(hours since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the default). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. mode auto (default) ranks exactly unless the stream is larger than MEMSTREAM_FAST_RETRIEVE_THRESHOLD and an HNSW index exists for the query's model; then it ranks candidates from the HNSW, recency and importance indexes (approximate; see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "query": "Who is coming to the party?",
+                     *       "k": 10,
+                     *       "weights": {
+                     *         "relevance": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RetrieveRequest"];
+                };
+            };
+            responses: {
+                /** @description Best first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            memories: components["schemas"]["ScoredMemory"][];
+                            /** @enum {string} */
+                            mode: "exact" | "fast";
+                            context?: components["schemas"]["RetrieveContext"];
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The embedding provider answered with no usable vector (`invalid_provider_answer`) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/github": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GitHub webhook receiver
+         * @description Point a repository, organization or GitHub App webhook here. Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with a secret from `GITHUB_WEBHOOK_SECRET`), not by an API key. Needs `X-GitHub-Event` and `X-GitHub-Delivery`. Stores the delivery and answers at once; processing is asynchronous (see `GET /v1/webhooks/github/deliveries`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A redelivery of a known delivery id (nothing new is created), or a ping */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GithubDeliveryAccepted"];
+                    };
+                };
+                /** @description Stored; processing is queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GithubDeliveryAccepted"];
+                    };
+                };
+                /** @description Missing `X-GitHub-Event`/`X-GitHub-Delivery`, or a body that is not JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid `X-Hub-Signature-256` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body over GitHub's 26214400-byte payload limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `GITHUB_WEBHOOK_SECRET` is not configured: nothing is accepted */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unreachable; GitHub redelivers later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/github/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent GitHub deliveries and their status, newest first
+         * @description A key with an agent prefix sees only deliveries routed to at least one of its agents. Payloads are never listed.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    status?: "received" | "processed" | "ignored" | "failed";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deliveries */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: components["schemas"]["GithubDelivery"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/reflect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reflect now: questions over recent memories, insights stored as `reflection` memories
+         * @description Runs one reflection synchronously (a few LLM calls) and records it as a run. The insights are returned as memories of kind `reflection`, with `citations` naming the memories they rest on; their importance and embedding are computed later like any memory's. A failed LLM call fails the whole run (502, `details.runId`) and stores no insight.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The finished run */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            run: components["schemas"]["ReflectionRun"];
+                            insights: components["schemas"]["Memory"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A reflection of this agent is already running (`details.runId`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No LLM is configured, so reflection is off (`not_configured`) */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The LLM call failed; the run is recorded as failed (`reflection_failed`) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/reflections/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent reflection runs, newest first (trigger, questions, insights, LLM usage) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Runs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runs: components["schemas"]["ReflectionRun"][];
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the agent's settings (reflection threshold) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "reflectionThreshold": 100
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Summed importance that triggers a reflection; 0 = off; null = deployment default */
+                        reflectionThreshold: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The settings now in force */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentSettings"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/enrichment/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry failed enrichment
+         * @description Puts the agent's memories whose importance or embedding failed back to pending and enqueues them. Answers with how many fields were reset.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Fields put back to pending */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnrichmentRetried"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the agent's imported documents by source */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description The `next` of the previous page */
+                    after?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documents: components["schemas"]["Document"][];
+                            next: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Import a document (markdown, HTML or text) as sections
+         * @description Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NewDocument"];
+                };
+            };
+            responses: {
+                /** @description Imported (or unchanged) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DocumentImport"];
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type is not application/json (`unsupported_media_type`) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Delete a document source and all its sections */
+        delete: {
+            parameters: {
+                query: {
+                    source: string;
+                };
+                header?: never;
+                path: {
+                    /** @description URL-encode `/` as %2F */
+                    agentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted (sections removed) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: string;
+                            deleted: number;
+                        };
+                    };
+                };
+                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Memory: {
+            id: string;
+            agentId: string;
+            /** @enum {string} */
+            kind: "observation" | "reflection" | "plan" | "document";
+            description: string;
+            createdAt: string;
+            lastAccessedAt: string;
+            importance: number | null;
+            embeddingModel: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            citations: string[];
+            /** @description Cited ids whose memory has been deleted since; absent when none */
+            missingCitations?: string[];
+            status: {
+                /** @enum {string} */
+                importance: "pending" | "ready" | "failed";
+                /** @enum {string} */
+                embedding: "pending" | "ready" | "failed";
+            };
+            errors?: {
+                importance?: string;
+                embedding?: string;
+            };
+        };
+        Error: {
+            error: {
+                code: components["schemas"]["ErrorCode"];
+                /** @example body.description: description must not be empty */
+                message: string;
+                requestId: string;
+                /** @description `field` names the offending field or header; `limit` the limit passed */
+                details?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @description Stable machine code of an error; each maps to one HTTP status (invalid_request 400, unauthorized 401, invalid_signature 401, not_found 404, conflict 409, payload_too_large 413, unsupported_media_type 415, internal 500, not_configured 501, invalid_provider_answer 502, reflection_failed 502, unavailable 503)
+         * @example invalid_request
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "unauthorized" | "invalid_signature" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal" | "not_configured" | "invalid_provider_answer" | "reflection_failed" | "unavailable";
+        NewMemory: {
+            description: string;
+            /** @enum {string} */
+            kind?: "observation" | "reflection" | "plan";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with an offset; years 0001-9999
+             * @example 2026-11-22T10:00:00Z
+             */
+            createdAt?: string;
+            importance?: number;
+            embedding?: number[];
+            embeddingModel?: string;
+            /**
+             * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
+             * @example {
+             *       "source": "github",
+             *       "repository": "acme/api"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            citations?: string[];
+        };
+        MemoryPatch: {
+            description?: string;
+            /** @enum {string} */
+            kind?: "observation" | "reflection" | "plan";
+            importance?: number;
+            embedding?: number[];
+            embeddingModel?: string;
+            /**
+             * @description Replaces the metadata object as a whole
+             * @example {
+             *       "source": "github",
+             *       "repository": "acme/api"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        AgentStats: {
+            agentId: string;
+            total: number;
+            byKind: {
+                observation: number;
+                reflection: number;
+                plan: number;
+                document: number;
+            };
+            importance: {
+                pending: number;
+                ready: number;
+                failed: number;
+            };
+            embedding: {
+                pending: number;
+                ready: number;
+                failed: number;
+            };
+            oldest: string | null;
+            newest: string | null;
+        };
+        ScoredMemory: components["schemas"]["Memory"] & {
+            score: number;
+            scores: {
+                recency: number;
+                importance: number;
+                relevance: number;
+            };
+        };
+        RetrieveContext: {
+            text?: string;
+            tokens: number;
+            /** @enum {string} */
+            encoding: "cl100k_base" | "o200k_base";
+            truncated: boolean;
+        };
+        RetrieveRequest: {
+            /** @example CI is failing on main again */
+            query?: string;
+            queryEmbedding?: number[];
+            embeddingModel?: string;
+            /** @description Results; default 10, or 50 candidates when maxTokens is given */
+            k?: number;
+            weights?: {
+                recency?: number;
+                importance?: number;
+                relevance?: number;
+            };
+            /** @default 0.99 */
+            decay?: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with an offset; years 0001-9999
+             * @example 2026-11-22T10:00:00Z
+             */
+            now?: string;
+            /** @default true */
+            touch?: boolean;
+            kinds?: ("observation" | "reflection" | "plan" | "document")[];
+            /**
+             * @description exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks
+             * @default auto
+             * @enum {string}
+             */
+            mode?: "auto" | "exact" | "fast";
+            /**
+             * @description vector (default, the paper's): cosine similarity to the query embedding; lexical: BM25 of the query's words; hybrid: 0.6·vector' + 0.4·lexical'. lexical and hybrid need query and rank exactly
+             * @default vector
+             * @enum {string}
+             */
+            relevance?: "vector" | "lexical" | "hybrid";
+            filters?: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 with an offset; years 0001-9999
+                 * @example 2026-11-22T10:00:00Z
+                 */
+                since?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 with an offset; years 0001-9999
+                 * @example 2026-11-22T10:00:00Z
+                 */
+                until?: string;
+                /**
+                 * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
+                 * @example {
+                 *       "source": "github",
+                 *       "repository": "acme/api"
+                 *     }
+                 */
+                metadata?: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Return the best-first prefix whose text block (format text) fits in this many tokens, counted with the configured encoding */
+            maxTokens?: number;
+            /**
+             * @description "text" adds `context.text`, a prompt-ready block of the returned memories
+             * @enum {string}
+             */
+            format?: "json" | "text";
+        };
+        GithubDeliveryAccepted: {
+            deliveryId: string;
+            /** @enum {string} */
+            status: "accepted" | "duplicate";
+            pong?: boolean;
+        };
+        GithubDelivery: {
+            /** @description X-GitHub-Delivery */
+            id: string;
+            event: string;
+            action: string | null;
+            /** @enum {string} */
+            status: "received" | "processed" | "ignored" | "failed";
+            /** @description Why it was ignored or failed */
+            reason: string | null;
+            agentIds: string[];
+            observations: number;
+            attempts: number;
+            receivedAt: string;
+            processedAt: string | null;
+        };
+        ReflectionRun: {
+            /** @example ref_3n8x0q4w7f2k9d1c5b6a */
+            id: string;
+            agentId: string;
+            /** @enum {string} */
+            trigger: "threshold" | "manual";
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed";
+            promptVersion: string | null;
+            questions: string[];
+            insightIds: string[];
+            usage: {
+                promptTokens: number;
+                completionTokens: number;
+                llmCalls: number;
+            };
+            error: string | null;
+            startedAt: string;
+            finishedAt: string | null;
+        };
+        AgentSettings: {
+            agentId: string;
+            reflectionThreshold: number | null;
+            effectiveReflectionThreshold: number;
+        };
+        EnrichmentRetried: {
+            importance: number;
+            embedding: number;
+        };
+        DocumentImport: {
+            source: string;
+            title: string | null;
+            /** @enum {string} */
+            format: "markdown" | "html" | "text";
+            sections: number;
+            tokens: number;
+            created: number;
+            kept: number;
+            deleted: number;
+            unchanged: boolean;
+            importedAt: string;
+        };
+        /**
+         * @example {
+         *       "source": "docs/deploy.md",
+         *       "content": "# Deploying\n\nMerge to main; CI builds the image.\n\n## Rollback\n\nRedeploy the previous tag."
+         *     }
+         */
+        NewDocument: {
+            /** @example docs/getting-started.md */
+            source: string;
+            content: string;
+            /**
+             * @description Default: from the source's extension (.html/.htm → html, .txt → text), else markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "html" | "text";
+            title?: string;
+            /** @description Tokens per section (default 512) */
+            maxTokens?: number;
+            /**
+             * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
+             * @example {
+             *       "source": "github",
+             *       "repository": "acme/api"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Caller-side importance of every section; otherwise scored */
+            importance?: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with an offset; years 0001-9999
+             * @example 2026-11-22T10:00:00Z
+             */
+            createdAt?: string;
+        };
+        Document: {
+            source: string;
+            title: string | null;
+            /** @enum {string} */
+            format: "markdown" | "html" | "text";
+            sections: number;
+            tokens: number;
+            importedAt: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,18 @@
+export { type CaptureOptions, createCapture, type ExecutableTool } from "./capture.js";
+export {
+  type AgentStats,
+  createMemstreamClient,
+  type ListQuery,
+  type Memory,
+  type MemoryPage,
+  type MemstreamClient,
+  type MemstreamClientOptions,
+  type NewMemory,
+  type ReflectionResult,
+  type RetrieveRequest,
+  type RetrieveResult,
+  type ScoredMemory,
+} from "./client.js";
+export { type ErrorCode, type ErrorEnvelope, MemstreamError } from "./errors.js";
+export type { components, paths } from "./generated/openapi.js";
+export { type RetryOptions, retryingFetch } from "./retry.js";
