@@ -16,6 +16,7 @@ import { registerRetrieve } from "./routes/agents/retrieve";
 import { registerRetryEnrichment } from "./routes/agents/retry-enrichment";
 import { registerAgentSettings } from "./routes/agents/settings";
 import { registerAgentStats } from "./routes/agents/stats";
+import { registerDocs } from "./routes/docs";
 import { registerDeleteDocument } from "./routes/documents/delete";
 import { registerImportDocument } from "./routes/documents/import";
 import { registerListDocuments } from "./routes/documents/list";
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
   registerHealth(app, deps);
   registerMetrics(app, deps);
   registerQueueDashboard(app, deps);
+  registerDocs(app);
   registerCreateMemories(app, deps);
   registerListMemories(app, deps);
   registerGetMemory(app, deps);

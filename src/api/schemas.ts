@@ -177,9 +177,10 @@ export const apiErrors = {
   agentWrite: { ...V1, ...AGENT, ...BODY, ...JSON_BODY },
 } as const;
 
-export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+/** A JSON response with its example (every success response has one; the /docs page shows it). */
+export const json = <T extends z.ZodType>(schema: T, description: string, example: unknown) => ({
   description,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, example } },
 });
 
 export const ReflectionRunSchema = z

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../src/api/errors";
 import { ErrorCode } from "../../src/lib/errors";
-import { TEST_DATABASE_URL, uniq } from "../support/env";
+import { SETUP_MS, TEST_DATABASE_URL, uniq } from "../support/env";
 import { sign } from "../support/github";
 import {
   documentedStatuses,
@@ -45,7 +45,7 @@ beforeAll(async () => {
   });
   doc = await loadDoc(t.app);
   ops = operations(doc);
-});
+}, SETUP_MS);
 afterAll(async () => {
   await t.close();
   await proxy.close();

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../src/api/errors";
 import type { ErrorCode } from "../../src/lib/errors";
-import { FUZZ_RUNS, FUZZ_SEED, uniq } from "../support/env";
+import { FUZZ_RUNS, FUZZ_SEED, SETUP_MS, uniq } from "../support/env";
 import { type FuzzRequest, hostileValue, nastyString, requestFor } from "../support/fuzz";
 import { sign } from "../support/github";
 import { documentedStatuses, loadDoc, type OpenApiDoc, type Operation, operations } from "../support/openapi";
@@ -43,7 +43,7 @@ beforeAll(async () => {
     );
     expect(res.status).toBe(201);
   }
-});
+}, SETUP_MS);
 afterAll(async () => {
   process.off("unhandledRejection", onCrash).off("uncaughtException", onCrash);
   await t.close();

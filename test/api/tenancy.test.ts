@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { uniq } from "../support/env";
+import { SETUP_MS, uniq } from "../support/env";
 import { deliver, waitForDeliveries } from "../support/github";
 import {
   fillPath,
@@ -79,7 +79,7 @@ beforeAll(async () => {
   });
   expect((await deliver(t, { event: "push", id, body, secret: SECRET })).status).toBe(202);
   await waitForDeliveries(t, [id]);
-});
+}, SETUP_MS);
 afterAll(() => t.close());
 
 const enc = encodeURIComponent;

@@ -9,3 +9,6 @@ export const uniq = (prefix: string) => `${prefix}-${process.pid}-${Math.random(
 /** Fuzz tests: `FUZZ_SEED` replays a run (printed on failure); `FUZZ_RUNS` cases per operation. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+
+/** Time a whole-system setup may take on a loaded CI machine (these tests seed data and a proxy too). */
+export const SETUP_MS = 180_000;

@@ -9,196 +9,13 @@ export interface paths {
             cookie?: never;
         };
         /** List memories, newest first (cursor-paginated) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Comma-separated kinds */
-                    kind?: string;
-                    /** @description ISO 8601 with an offset; years 0001-9999 */
-                    since?: string;
-                    /** @description ISO 8601 with an offset; years 0001-9999 */
-                    until?: string;
-                    /** @description JSON object; memories whose metadata contains it */
-                    metadata?: string;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            memories: components["schemas"]["Memory"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listMemories"];
         put?: never;
         /**
          * Store one memory or a batch
          * @description Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "description": "alice opened pull request #42: retry flaky uploads",
-                     *       "metadata": {
-                     *         "source": "github",
-                     *         "repository": "acme/api"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        memories: components["schemas"]["NewMemory"][];
-                    } | components["schemas"]["NewMemory"];
-                };
-            };
-            responses: {
-                /** @description Stored */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Memory"] | {
-                            memories: components["schemas"]["Memory"][];
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Content-Type is not application/json (`unsupported_media_type`) */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createMemories"];
         delete?: never;
         options?: never;
         head?: never;
@@ -213,259 +30,18 @@ export interface paths {
             cookie?: never;
         };
         /** Get one memory */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The memory */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Memory"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getMemory"];
         put?: never;
         post?: never;
         /** Delete a memory (for good: queued enrichment never brings it back) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteMemory"];
         options?: never;
         head?: never;
         /**
          * Update a memory
          * @description A changed description makes importance and embedding pending again (unless supplied in the same patch).
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "importance": 8,
-                     *       "metadata": {
-                     *         "pinned": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MemoryPatch"];
-                };
-            };
-            responses: {
-                /** @description The updated memory */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Memory"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Content-Type is not application/json (`unsupported_media_type`) */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateMemory"];
         trace?: never;
     };
     "/v1/agents/{agentId}": {
@@ -479,85 +55,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Erase an agent's whole stream (memories, vectors, reflections) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Erased */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            deleted: number;
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["eraseAgent"];
         options?: never;
         head?: never;
         patch?: never;
@@ -571,74 +69,7 @@ export interface paths {
             cookie?: never;
         };
         /** Counts by kind and enrichment state, and the time span */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Stats (zeros for an empty stream) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AgentStats"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getAgentStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,120 +91,7 @@ export interface paths {
          * Rank memories by recency, importance and relevance (Generative Agents)
          * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "query": "Who is coming to the party?",
-                     *       "k": 10,
-                     *       "weights": {
-                     *         "relevance": 2
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RetrieveRequest"];
-                };
-            };
-            responses: {
-                /** @description Best first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            memories: components["schemas"]["ScoredMemory"][];
-                            /** @enum {string} */
-                            mode: "exact" | "fast";
-                            ranking: components["schemas"]["Ranking"];
-                            context?: components["schemas"]["RetrieveContext"];
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Content-Type is not application/json (`unsupported_media_type`) */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The embedding provider answered with no usable vector (`invalid_provider_answer`) */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["retrieveMemories"];
         delete?: never;
         options?: never;
         head?: never;
@@ -793,89 +111,7 @@ export interface paths {
          * GitHub webhook receiver
          * @description Point a repository, organization or GitHub App webhook here. Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with a secret from `GITHUB_WEBHOOK_SECRET`), not by an API key. Needs `X-GitHub-Event` and `X-GitHub-Delivery`. Stores the delivery and answers at once; processing is asynchronous (see `GET /v1/webhooks/github/deliveries`).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A redelivery of a known delivery id (nothing new is created), or a ping */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GithubDeliveryAccepted"];
-                    };
-                };
-                /** @description Stored; processing is queued */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GithubDeliveryAccepted"];
-                    };
-                };
-                /** @description Missing `X-GitHub-Event`/`X-GitHub-Delivery`, or a body that is not JSON */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid `X-Hub-Signature-256` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Body over GitHub's 26214400-byte payload limit */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `GITHUB_WEBHOOK_SECRET` is not configured: nothing is accepted */
-                501: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable; GitHub redelivers later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["receiveGithubWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -893,67 +129,7 @@ export interface paths {
          * Recent GitHub deliveries and their status, newest first
          * @description A key with an agent prefix sees only deliveries routed to at least one of its agents. Payloads are never listed.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    status?: "received" | "processed" | "ignored" | "failed";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deliveries */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            deliveries: components["schemas"]["GithubDelivery"][];
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listGithubDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -993,6 +169,12 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "deliveryId": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+                         *       "status": "queued"
+                         *     }
+                         */
                         "application/json": components["schemas"]["GithubDeliveryRetry"];
                     };
                 };
@@ -1080,113 +262,7 @@ export interface paths {
          * Reflect now: questions over recent memories, insights stored as `reflection` memories
          * @description Runs one reflection synchronously (a few LLM calls) and records it as a run. The insights are returned as memories of kind `reflection`, with `citations` naming the memories they rest on; their importance and embedding are computed later like any memory's. A failed LLM call fails the whole run (502, `details.runId`) and stores no insight.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The finished run */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            run: components["schemas"]["ReflectionRun"];
-                            insights: components["schemas"]["Memory"][];
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A reflection of this agent is already running (`details.runId`) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No LLM is configured, so reflection is off (`not_configured`) */
-                501: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The LLM call failed; the run is recorded as failed (`reflection_failed`) */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["reflectAgent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1201,78 +277,7 @@ export interface paths {
             cookie?: never;
         };
         /** Recent reflection runs, newest first (trigger, questions, insights, LLM usage) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Runs */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            runs: components["schemas"]["ReflectionRun"][];
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listReflectionRuns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1307,6 +312,32 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "agentId": "npc-42",
+                         *       "reflectionThreshold": 100,
+                         *       "effectiveReflectionThreshold": 100,
+                         *       "retrieval": null,
+                         *       "effectiveRetrieval": {
+                         *         "preset": "balanced",
+                         *         "weights": {
+                         *           "recency": 1,
+                         *           "importance": 0.5,
+                         *           "relevance": 1.5
+                         *         },
+                         *         "decay": 0.993,
+                         *         "recencyUnit": "day",
+                         *         "relevance": "contextual",
+                         *         "source": {
+                         *           "preset": "default",
+                         *           "weights": "preset",
+                         *           "decay": "preset",
+                         *           "recencyUnit": "preset",
+                         *           "relevance": "preset"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": components["schemas"]["AgentSettings"];
                     };
                 };
@@ -1358,129 +389,7 @@ export interface paths {
             };
         };
         /** Set the agent's settings (reflection threshold, retrieve defaults) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "reflectionThreshold": 100
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description Summed importance that triggers a reflection; 0 = off; null = deployment default; absent = unchanged */
-                        reflectionThreshold?: number | null;
-                        /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
-                        retrieval?: {
-                            /**
-                             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
-                             * @enum {string}
-                             */
-                            preset?: "paper" | "reference" | "balanced";
-                            weights?: {
-                                recency?: number;
-                                importance?: number;
-                                relevance?: number;
-                            };
-                            /** @description recency = decay^(time since last access in recencyUnit) */
-                            decay?: number;
-                            /**
-                             * @description The time unit decay applies per (paper: hour)
-                             * @enum {string}
-                             */
-                            recencyUnit?: "minute" | "hour" | "day" | "week";
-                            /**
-                             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
-                             * @enum {string}
-                             */
-                            relevance?: "vector" | "lexical" | "hybrid" | "contextual";
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description The settings now in force */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AgentSettings"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Content-Type is not application/json (`unsupported_media_type`) */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["updateAgentSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1501,83 +410,7 @@ export interface paths {
          * Retry failed enrichment
          * @description Puts the agent's memories whose importance or embedding failed back to pending and enqueues them. Answers with how many fields were reset.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Fields put back to pending */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EnrichmentRetried"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["retryEnrichment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1592,259 +425,15 @@ export interface paths {
             cookie?: never;
         };
         /** List the agent's imported documents by source */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description The `next` of the previous page */
-                    after?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            documents: components["schemas"]["Document"][];
-                            next: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listDocuments"];
         put?: never;
         /**
          * Import a document (markdown, HTML or text) as sections
          * @description Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["NewDocument"];
-                };
-            };
-            responses: {
-                /** @description Imported (or unchanged) */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DocumentImport"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Content-Type is not application/json (`unsupported_media_type`) */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["importDocument"];
         /** Delete a document source and all its sections */
-        delete: {
-            parameters: {
-                query: {
-                    source: string;
-                };
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted (sections removed) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            source: string;
-                            deleted: number;
-                        };
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteDocument"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2308,6 +897,1799 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listMemories: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated kinds */
+                kind?: string;
+                /** @description ISO 8601 with an offset; years 0001-9999 */
+                since?: string;
+                /** @description ISO 8601 with an offset; years 0001-9999 */
+                until?: string;
+                /** @description JSON object; memories whose metadata contains it */
+                metadata?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "memories": [
+                     *         {
+                     *           "id": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *           "agentId": "npc-42",
+                     *           "kind": "observation",
+                     *           "description": "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+                     *           "createdAt": "2026-02-10T09:00:00.000Z",
+                     *           "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *           "importance": 6,
+                     *           "embeddingModel": "use-lite-512",
+                     *           "metadata": {
+                     *             "location": "Hobbs Cafe"
+                     *           },
+                     *           "citations": [],
+                     *           "status": {
+                     *             "importance": "ready",
+                     *             "embedding": "ready"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WyIyMDI2LTAyLTEwVDA5OjAwOjAwLjAwMFoiLCJtZW1fM244eDBxNHc3ZjJrOWQxYzViNmEiXQ"
+                     *     }
+                     */
+                    "application/json": {
+                        memories: components["schemas"]["Memory"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "alice opened pull request #42: retry flaky uploads",
+                 *       "metadata": {
+                 *         "source": "github",
+                 *         "repository": "acme/api"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    memories: components["schemas"]["NewMemory"][];
+                } | components["schemas"]["NewMemory"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *       "agentId": "npc-42",
+                     *       "kind": "observation",
+                     *       "description": "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+                     *       "createdAt": "2026-02-10T09:00:00.000Z",
+                     *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *       "importance": 6,
+                     *       "embeddingModel": "use-lite-512",
+                     *       "metadata": {
+                     *         "location": "Hobbs Cafe"
+                     *       },
+                     *       "citations": [],
+                     *       "status": {
+                     *         "importance": "ready",
+                     *         "embedding": "ready"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Memory"] | {
+                        memories: components["schemas"]["Memory"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *       "agentId": "npc-42",
+                     *       "kind": "observation",
+                     *       "description": "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+                     *       "createdAt": "2026-02-10T09:00:00.000Z",
+                     *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *       "importance": 6,
+                     *       "embeddingModel": "use-lite-512",
+                     *       "metadata": {
+                     *         "location": "Hobbs Cafe"
+                     *       },
+                     *       "citations": [],
+                     *       "status": {
+                     *         "importance": "ready",
+                     *         "embedding": "ready"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Memory"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "importance": 8,
+                 *       "metadata": {
+                 *         "pinned": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MemoryPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated memory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *       "agentId": "npc-42",
+                     *       "kind": "observation",
+                     *       "description": "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+                     *       "createdAt": "2026-02-10T09:00:00.000Z",
+                     *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *       "importance": 8,
+                     *       "embeddingModel": "use-lite-512",
+                     *       "metadata": {
+                     *         "pinned": true
+                     *       },
+                     *       "citations": [],
+                     *       "status": {
+                     *         "importance": "ready",
+                     *         "embedding": "ready"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Memory"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eraseAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": 120
+                     *     }
+                     */
+                    "application/json": {
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stats (zeros for an empty stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "npc-42",
+                     *       "total": 120,
+                     *       "byKind": {
+                     *         "observation": 112,
+                     *         "reflection": 8,
+                     *         "plan": 0
+                     *       },
+                     *       "importance": {
+                     *         "pending": 2,
+                     *         "ready": 118,
+                     *         "failed": 0
+                     *       },
+                     *       "embedding": {
+                     *         "pending": 3,
+                     *         "ready": 117,
+                     *         "failed": 0
+                     *       },
+                     *       "oldest": "2026-02-01T08:00:00.000Z",
+                     *       "newest": "2026-02-13T17:55:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentStats"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieveMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "Who is coming to the party?",
+                 *       "k": 10,
+                 *       "weights": {
+                 *         "relevance": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RetrieveRequest"];
+            };
+        };
+        responses: {
+            /** @description Best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "memories": [
+                     *         {
+                     *           "id": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *           "agentId": "npc-42",
+                     *           "kind": "observation",
+                     *           "description": "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+                     *           "createdAt": "2026-02-10T09:00:00.000Z",
+                     *           "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *           "importance": 6,
+                     *           "embeddingModel": "use-lite-512",
+                     *           "metadata": {
+                     *             "location": "Hobbs Cafe"
+                     *           },
+                     *           "citations": [],
+                     *           "status": {
+                     *             "importance": "ready",
+                     *             "embedding": "ready"
+                     *           },
+                     *           "score": 2.41,
+                     *           "scores": {
+                     *             "recency": 0.93,
+                     *             "importance": 0.56,
+                     *             "relevance": 0.92
+                     *           }
+                     *         }
+                     *       ],
+                     *       "mode": "exact",
+                     *       "ranking": {
+                     *         "preset": "balanced",
+                     *         "weights": {
+                     *           "recency": 1,
+                     *           "importance": 0.5,
+                     *           "relevance": 1.5
+                     *         },
+                     *         "decay": 0.993,
+                     *         "recencyUnit": "day",
+                     *         "relevance": "contextual",
+                     *         "source": {
+                     *           "preset": "default",
+                     *           "weights": "preset",
+                     *           "decay": "preset",
+                     *           "recencyUnit": "preset",
+                     *           "relevance": "preset"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        memories: components["schemas"]["ScoredMemory"][];
+                        /** @enum {string} */
+                        mode: "exact" | "fast";
+                        ranking: components["schemas"]["Ranking"];
+                        context?: components["schemas"]["RetrieveContext"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The embedding provider answered with no usable vector (`invalid_provider_answer`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveGithubWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redelivery of a known delivery id (nothing new is created), or a ping */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+                     *       "status": "duplicate"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GithubDeliveryAccepted"];
+                };
+            };
+            /** @description Stored; processing is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+                     *       "status": "accepted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GithubDeliveryAccepted"];
+                };
+            };
+            /** @description Missing `X-GitHub-Event`/`X-GitHub-Delivery`, or a body that is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid `X-Hub-Signature-256` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over GitHub's 26214400-byte payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `GITHUB_WEBHOOK_SECRET` is not configured: nothing is accepted */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable; GitHub redelivers later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGithubDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                status?: "received" | "processed" | "ignored" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+                     *           "event": "pull_request",
+                     *           "action": "opened",
+                     *           "status": "processed",
+                     *           "reason": null,
+                     *           "agentIds": [
+                     *             "github:acme/api"
+                     *           ],
+                     *           "observations": 1,
+                     *           "attempts": 1,
+                     *           "receivedAt": "2026-02-13T18:00:00.000Z",
+                     *           "processedAt": "2026-02-13T18:00:01.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        deliveries: components["schemas"]["GithubDelivery"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reflectAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The finished run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "run": {
+                     *         "id": "ref_7c2m9x4q1w8e5r3t6y0u",
+                     *         "agentId": "npc-42",
+                     *         "trigger": "manual",
+                     *         "status": "succeeded",
+                     *         "promptVersion": "v1",
+                     *         "questions": [
+                     *           "What is Isabella preparing for?"
+                     *         ],
+                     *         "insightIds": [
+                     *           "mem_9k2j4h6g8f0d1s3a5p7o"
+                     *         ],
+                     *         "usage": {
+                     *           "promptTokens": 1840,
+                     *           "completionTokens": 212,
+                     *           "llmCalls": 2
+                     *         },
+                     *         "error": null,
+                     *         "startedAt": "2026-02-13T18:00:00.000Z",
+                     *         "finishedAt": "2026-02-13T18:00:04.000Z"
+                     *       },
+                     *       "insights": [
+                     *         {
+                     *           "id": "mem_9k2j4h6g8f0d1s3a5p7o",
+                     *           "agentId": "npc-42",
+                     *           "kind": "reflection",
+                     *           "description": "Isabella is devoted to bringing the town together at Hobbs Cafe",
+                     *           "createdAt": "2026-02-10T09:00:00.000Z",
+                     *           "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *           "importance": null,
+                     *           "embeddingModel": null,
+                     *           "metadata": {},
+                     *           "citations": [
+                     *             "mem_3n8x0q4w7f2k9d1c5b6a"
+                     *           ],
+                     *           "status": {
+                     *             "importance": "pending",
+                     *             "embedding": "pending"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        run: components["schemas"]["ReflectionRun"];
+                        insights: components["schemas"]["Memory"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A reflection of this agent is already running (`details.runId`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No LLM is configured, so reflection is off (`not_configured`) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The LLM call failed; the run is recorded as failed (`reflection_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReflectionRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "runs": [
+                     *         {
+                     *           "id": "ref_7c2m9x4q1w8e5r3t6y0u",
+                     *           "agentId": "npc-42",
+                     *           "trigger": "manual",
+                     *           "status": "succeeded",
+                     *           "promptVersion": "v1",
+                     *           "questions": [
+                     *             "What is Isabella preparing for?"
+                     *           ],
+                     *           "insightIds": [
+                     *             "mem_9k2j4h6g8f0d1s3a5p7o"
+                     *           ],
+                     *           "usage": {
+                     *             "promptTokens": 1840,
+                     *             "completionTokens": 212,
+                     *             "llmCalls": 2
+                     *           },
+                     *           "error": null,
+                     *           "startedAt": "2026-02-13T18:00:00.000Z",
+                     *           "finishedAt": "2026-02-13T18:00:04.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        runs: components["schemas"]["ReflectionRun"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAgentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reflectionThreshold": 100
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Summed importance that triggers a reflection; 0 = off; null = deployment default; absent = unchanged */
+                    reflectionThreshold?: number | null;
+                    /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
+                    retrieval?: {
+                        /**
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+                         * @enum {string}
+                         */
+                        preset?: "paper" | "reference" | "balanced";
+                        weights?: {
+                            recency?: number;
+                            importance?: number;
+                            relevance?: number;
+                        };
+                        /** @description recency = decay^(time since last access in recencyUnit) */
+                        decay?: number;
+                        /**
+                         * @description The time unit decay applies per (paper: hour)
+                         * @enum {string}
+                         */
+                        recencyUnit?: "minute" | "hour" | "day" | "week";
+                        /**
+                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+                         * @enum {string}
+                         */
+                        relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "npc-42",
+                     *       "reflectionThreshold": 100,
+                     *       "effectiveReflectionThreshold": 100,
+                     *       "retrieval": null,
+                     *       "effectiveRetrieval": {
+                     *         "preset": "balanced",
+                     *         "weights": {
+                     *           "recency": 1,
+                     *           "importance": 0.5,
+                     *           "relevance": 1.5
+                     *         },
+                     *         "decay": 0.993,
+                     *         "recencyUnit": "day",
+                     *         "relevance": "contextual",
+                     *         "source": {
+                     *           "preset": "default",
+                     *           "weights": "preset",
+                     *           "decay": "preset",
+                     *           "recencyUnit": "preset",
+                     *           "relevance": "preset"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentSettings"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryEnrichment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fields put back to pending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "importance": 2,
+                     *       "embedding": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EnrichmentRetried"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next` of the previous page */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "documents": [
+                     *         {
+                     *           "source": "docs/deploy.md",
+                     *           "title": "Deploying",
+                     *           "format": "markdown",
+                     *           "sections": 2,
+                     *           "tokens": 31,
+                     *           "importedAt": "2026-02-13T18:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next": null
+                     *     }
+                     */
+                    "application/json": {
+                        documents: components["schemas"]["Document"][];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewDocument"];
+            };
+        };
+        responses: {
+            /** @description Imported (or unchanged) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "source": "docs/deploy.md",
+                     *       "title": "Deploying",
+                     *       "format": "markdown",
+                     *       "sections": 2,
+                     *       "tokens": 31,
+                     *       "created": 2,
+                     *       "kept": 0,
+                     *       "deleted": 0,
+                     *       "unchanged": false,
+                     *       "importedAt": "2026-02-13T18:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentImport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDocument: {
+        parameters: {
+            query: {
+                source: string;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (sections removed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "source": "docs/deploy.md",
+                     *       "deleted": 2
+                     *     }
+                     */
+                    "application/json": {
+                        source: string;
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     startGithubImport: {
         parameters: {
             query?: never;
@@ -2330,6 +2712,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "imp_3n8x0q4w7f2k9d1c5b6a",
+                     *       "repo": "acme/api",
+                     *       "agentIds": [
+                     *         "github:acme/api"
+                     *       ],
+                     *       "since": "2025-01-01T00:00:00.000Z",
+                     *       "status": "running",
+                     *       "phase": "pulls",
+                     *       "counts": {
+                     *         "fetched": 240,
+                     *         "stored": 231,
+                     *         "duplicates": 6,
+                     *         "ignored": 3,
+                     *         "rateLimited": 0
+                     *       },
+                     *       "attempts": 1,
+                     *       "error": null,
+                     *       "createdAt": "2026-11-22T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-22T10:01:30.000Z",
+                     *       "finishedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["GithubImport"];
                 };
             };
@@ -2417,6 +2823,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "imp_3n8x0q4w7f2k9d1c5b6a",
+                     *       "repo": "acme/api",
+                     *       "agentIds": [
+                     *         "github:acme/api"
+                     *       ],
+                     *       "since": "2025-01-01T00:00:00.000Z",
+                     *       "status": "running",
+                     *       "phase": "pulls",
+                     *       "counts": {
+                     *         "fetched": 240,
+                     *         "stored": 231,
+                     *         "duplicates": 6,
+                     *         "ignored": 3,
+                     *         "rateLimited": 0
+                     *       },
+                     *       "attempts": 1,
+                     *       "error": null,
+                     *       "createdAt": "2026-11-22T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-22T10:01:30.000Z",
+                     *       "finishedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["GithubImport"];
                 };
             };

@@ -6,10 +6,14 @@ import { AgentParam, apiErrors, json } from "../../schemas";
 const route = createRoute({
   method: "delete",
   path: "/v1/agents/{agentId}",
+  operationId: "eraseAgent",
   tags: ["agents"],
   summary: "Erase an agent's whole stream (memories, vectors, reflections)",
   request: { params: AgentParam },
-  responses: { 200: json(z.object({ deleted: z.number().int() }), "Erased"), ...apiErrors.agentAction },
+  responses: {
+    200: json(z.object({ deleted: z.number().int() }), "Erased", { deleted: 120 }),
+    ...apiErrors.agentAction,
+  },
 });
 
 export const registerEraseAgent = (app: App, deps: AppDeps) =>

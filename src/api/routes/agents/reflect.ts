@@ -2,11 +2,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ReflectionFailed } from "../../../lib/errors";
 import { reflectAgent } from "../../../memory/reflect/reflect";
 import type { App, AppDeps } from "../../deps";
+import { REFLECTION_EXAMPLE, RUN_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, errorResponse, json, MemorySchema, ReflectionRunSchema } from "../../schemas";
 
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/reflect",
+  operationId: "reflectAgent",
   tags: ["reflection"],
   summary: "Reflect now: questions over recent memories, insights stored as `reflection` memories",
   description: [
@@ -17,7 +19,10 @@ const route = createRoute({
   ].join(" "),
   request: { params: AgentParam },
   responses: {
-    200: json(z.object({ run: ReflectionRunSchema, insights: z.array(MemorySchema) }), "The finished run"),
+    200: json(z.object({ run: ReflectionRunSchema, insights: z.array(MemorySchema) }), "The finished run", {
+      run: RUN_EXAMPLE,
+      insights: [REFLECTION_EXAMPLE],
+    }),
     ...apiErrors.agentAction,
     409: errorResponse("A reflection of this agent is already running (`details.runId`)"),
     501: errorResponse("No LLM is configured, so reflection is off (`not_configured`)"),

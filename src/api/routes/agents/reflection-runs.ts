@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { listReflectionRuns } from "../../../memory/reflect/list-runs";
 import type { App, AppDeps } from "../../deps";
+import { RUN_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, json, ReflectionRunSchema } from "../../schemas";
 
 /** Most runs one page returns. */
@@ -9,13 +10,17 @@ const MAX_RUNS = 100;
 const route = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/reflections/runs",
+  operationId: "listReflectionRuns",
   tags: ["reflection"],
   summary: "Recent reflection runs, newest first (trigger, questions, insights, LLM usage)",
   request: {
     params: AgentParam,
     query: z.object({ limit: z.coerce.number().int().min(1).max(MAX_RUNS).default(20) }),
   },
-  responses: { 200: json(z.object({ runs: z.array(ReflectionRunSchema) }), "Runs"), ...apiErrors.agentRead },
+  responses: {
+    200: json(z.object({ runs: z.array(ReflectionRunSchema) }), "Runs", { runs: [RUN_EXAMPLE] }),
+    ...apiErrors.agentRead,
+  },
 });
 
 export const registerReflectionRuns = (app: App, deps: AppDeps) =>

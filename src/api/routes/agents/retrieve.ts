@@ -7,6 +7,7 @@ import { DEFAULT_PRESET } from "../../../memory/retrieve/presets";
 import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/relevance";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
+import { SCORED_MEMORY_EXAMPLE } from "../../examples";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import {
   AgentParam,
@@ -78,6 +79,7 @@ const Scored = MemorySchema.extend({
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/retrieve",
+  operationId: "retrieveMemories",
   tags: ["retrieval"],
   summary: "Rank memories by recency, importance and relevance (Generative Agents)",
   description: [
@@ -123,6 +125,24 @@ const route = createRoute({
         context: Context.optional(),
       }),
       "Best first",
+      {
+        memories: [SCORED_MEMORY_EXAMPLE],
+        mode: "exact",
+        ranking: {
+          preset: "balanced",
+          weights: { recency: 1, importance: 0.5, relevance: 1.5 },
+          decay: 0.993,
+          recencyUnit: "day",
+          relevance: "contextual",
+          source: {
+            preset: "default",
+            weights: "preset",
+            decay: "preset",
+            recencyUnit: "preset",
+            relevance: "preset",
+          },
+        },
+      },
     ),
     ...apiErrors.agentWrite,
     502: errorResponse("The embedding provider answered with no usable vector (`invalid_provider_answer`)"),

@@ -10,12 +10,16 @@ const Retried = z
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/enrichment/retry",
+  operationId: "retryEnrichment",
   tags: ["agents"],
   summary: "Retry failed enrichment",
   description:
     "Puts the agent's memories whose importance or embedding failed back to pending and enqueues them. Answers with how many fields were reset.",
   request: { params: AgentParam },
-  responses: { 200: json(Retried, "Fields put back to pending"), ...apiErrors.agentAction },
+  responses: {
+    200: json(Retried, "Fields put back to pending", { importance: 2, embedding: 0 }),
+    ...apiErrors.agentAction,
+  },
 });
 
 export const registerRetryEnrichment = (app: App, deps: AppDeps) =>

@@ -39,9 +39,32 @@ const Settings = z
   })
   .openapi("AgentSettings");
 
+// Shaped like a real answer (the docs page and the fuzz/docs tests read it); the values are the balanced preset's.
+const SETTINGS_EXAMPLE = {
+  agentId: "npc-42",
+  reflectionThreshold: 100,
+  effectiveReflectionThreshold: 100,
+  retrieval: null,
+  effectiveRetrieval: {
+    preset: "balanced",
+    weights: { recency: 1, importance: 0.5, relevance: 1.5 },
+    decay: 0.993,
+    recencyUnit: "day",
+    relevance: "contextual",
+    source: {
+      preset: "default",
+      weights: "preset",
+      decay: "preset",
+      recencyUnit: "preset",
+      relevance: "preset",
+    },
+  },
+};
+
 const put = createRoute({
   method: "put",
   path: "/v1/agents/{agentId}/settings",
+  operationId: "updateAgentSettings",
   tags: ["agents"],
   summary: "Set the agent's settings (reflection threshold, retrieve defaults)",
   request: {
@@ -51,7 +74,10 @@ const put = createRoute({
       content: { "application/json": { schema: Body, example: { reflectionThreshold: 100 } } },
     },
   },
-  responses: { 200: json(Settings, "The settings now in force"), ...apiErrors.agentWrite },
+  responses: {
+    200: json(Settings, "The settings now in force", SETTINGS_EXAMPLE),
+    ...apiErrors.agentWrite,
+  },
 });
 
 const get = createRoute({
@@ -60,7 +86,7 @@ const get = createRoute({
   tags: ["agents"],
   summary: "The agent's settings and the values in force",
   request: { params: AgentParam },
-  responses: { 200: json(Settings, "The settings in force"), ...apiErrors.agentRead },
+  responses: { 200: json(Settings, "The settings in force", SETTINGS_EXAMPLE), ...apiErrors.agentRead },
 });
 
 export const registerAgentSettings = (app: App, deps: AppDeps) => {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { agentStats } from "../../../memory/agent-stats";
 import type { App, AppDeps } from "../../deps";
+import { STATS_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Counts = z.object({ pending: z.number(), ready: z.number(), failed: z.number() });
@@ -24,10 +25,11 @@ const Stats = z
 const route = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/stats",
+  operationId: "getAgentStats",
   tags: ["agents"],
   summary: "Counts by kind and enrichment state, and the time span",
   request: { params: AgentParam },
-  responses: { 200: json(Stats, "Stats (zeros for an empty stream)"), ...apiErrors.agentRead },
+  responses: { 200: json(Stats, "Stats (zeros for an empty stream)", STATS_EXAMPLE), ...apiErrors.agentRead },
 });
 
 export const registerAgentStats = (app: App, deps: AppDeps) =>

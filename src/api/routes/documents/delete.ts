@@ -7,11 +7,15 @@ import { DocumentSource } from "./schemas";
 const route = createRoute({
   method: "delete",
   path: "/v1/agents/{agentId}/documents",
+  operationId: "deleteDocument",
   tags: ["documents"],
   summary: "Delete a document source and all its sections",
   request: { params: AgentParam, query: z.object({ source: DocumentSource }) },
   responses: {
-    200: json(z.object({ source: z.string(), deleted: z.number().int() }), "Deleted (sections removed)"),
+    200: json(z.object({ source: z.string(), deleted: z.number().int() }), "Deleted (sections removed)", {
+      source: "docs/deploy.md",
+      deleted: 2,
+    }),
     ...apiErrors.agentAction,
   },
 });

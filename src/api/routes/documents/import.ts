@@ -56,6 +56,7 @@ const Imported = z
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/documents",
+  operationId: "importDocument",
   tags: ["documents"],
   summary: "Import a document (markdown, HTML or text) as sections",
   description:
@@ -64,7 +65,21 @@ const route = createRoute({
     params: AgentParam,
     body: { required: true, content: { "application/json": { schema: NewDocument } } },
   },
-  responses: { 201: json(Imported, "Imported (or unchanged)"), ...apiErrors.agentWrite },
+  responses: {
+    201: json(Imported, "Imported (or unchanged)", {
+      source: "docs/deploy.md",
+      title: "Deploying",
+      format: "markdown",
+      sections: 2,
+      tokens: 31,
+      created: 2,
+      kept: 0,
+      deleted: 0,
+      unchanged: false,
+      importedAt: "2026-02-13T18:00:00.000Z",
+    }),
+    ...apiErrors.agentWrite,
+  },
 });
 
 export const registerImportDocument = (app: App, deps: AppDeps) => {

@@ -25,11 +25,24 @@ const DocumentSummary = z
 const route = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/documents",
+  operationId: "listDocuments",
   tags: ["documents"],
   summary: "List the agent's imported documents by source",
   request: { params: AgentParam, query: Query },
   responses: {
-    200: json(z.object({ documents: z.array(DocumentSummary), next: z.string().nullable() }), "A page"),
+    200: json(z.object({ documents: z.array(DocumentSummary), next: z.string().nullable() }), "A page", {
+      documents: [
+        {
+          source: "docs/deploy.md",
+          title: "Deploying",
+          format: "markdown",
+          sections: 2,
+          tokens: 31,
+          importedAt: "2026-02-13T18:00:00.000Z",
+        },
+      ],
+      next: null,
+    }),
     ...apiErrors.agentRead,
   },
 });

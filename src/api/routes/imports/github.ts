@@ -29,6 +29,21 @@ const GithubImport = z
   })
   .openapi("GithubImport");
 
+const IMPORT_EXAMPLE = {
+  id: "imp_3n8x0q4w7f2k9d1c5b6a",
+  repo: "acme/api",
+  agentIds: ["github:acme/api"],
+  since: "2025-01-01T00:00:00.000Z",
+  status: "running",
+  phase: "pulls",
+  counts: { fetched: 240, stored: 231, duplicates: 6, ignored: 3, rateLimited: 0 },
+  attempts: 1,
+  error: null,
+  createdAt: "2026-11-22T10:00:00.000Z",
+  updatedAt: "2026-11-22T10:01:30.000Z",
+  finishedAt: null,
+};
+
 const NewImport = z
   .object({
     repo: z
@@ -54,7 +69,7 @@ const start = createRoute({
     body: { required: true, content: { "application/json": { schema: NewImport } } },
   },
   responses: {
-    202: json(GithubImport, "Queued (or resumed); follow it with GET …/imports/github/{id}"),
+    202: json(GithubImport, "Queued (or resumed); follow it with GET …/imports/github/{id}", IMPORT_EXAMPLE),
     ...apiErrors.agentWrite,
   },
 });
@@ -73,7 +88,7 @@ const get = createRoute({
   operationId: "getGithubImport",
   summary: "A repository import's status, phase and counts",
   request: { params: ImportParams },
-  responses: { 200: json(GithubImport, "The import"), ...apiErrors.agentRead },
+  responses: { 200: json(GithubImport, "The import", IMPORT_EXAMPLE), ...apiErrors.agentRead },
 });
 
 export const registerGithubImport = (app: App, deps: AppDeps) => {

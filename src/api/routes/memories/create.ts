@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createMemories } from "../../../memory/create-memories";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
+import { MEMORY_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, json, MemorySchema, NewMemory } from "../../schemas";
 
 const Batch = z
@@ -16,6 +17,7 @@ const Batch = z
 const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/memories",
+  operationId: "createMemories",
   tags: ["memories"],
   summary: "Store one memory or a batch",
   description:
@@ -36,7 +38,11 @@ const route = createRoute({
     },
   },
   responses: {
-    201: json(z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) })]), "Stored"),
+    201: json(
+      z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) })]),
+      "Stored",
+      MEMORY_EXAMPLE,
+    ),
     ...apiErrors.agentWrite,
   },
 });

@@ -6,6 +6,7 @@ import { apiErrors, MemoryParams } from "../../schemas";
 const route = createRoute({
   method: "delete",
   path: "/v1/agents/{agentId}/memories/{id}",
+  operationId: "deleteMemory",
   tags: ["memories"],
   summary: "Delete a memory (for good: queued enrichment never brings it back)",
   request: { params: MemoryParams },

@@ -1,15 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getMemory } from "../../../memory/get-memory";
 import type { App, AppDeps } from "../../deps";
+import { MEMORY_EXAMPLE } from "../../examples";
 import { apiErrors, json, MemoryParams, MemorySchema } from "../../schemas";
 
 const route = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/memories/{id}",
+  operationId: "getMemory",
   tags: ["memories"],
   summary: "Get one memory",
   request: { params: MemoryParams },
-  responses: { 200: json(MemorySchema, "The memory"), ...apiErrors.agentRead },
+  responses: { 200: json(MemorySchema, "The memory", MEMORY_EXAMPLE), ...apiErrors.agentRead },
 });
 
 export const registerGetMemory = (app: App, deps: AppDeps) =>

@@ -4,6 +4,7 @@ import { LIMITS } from "../../../memory/limits";
 import { listMemories } from "../../../memory/list-memories";
 import { MEMORY_KINDS } from "../../../memory/types";
 import type { App, AppDeps } from "../../deps";
+import { MEMORY_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, IsoTime, json, MemorySchema, Metadata } from "../../schemas";
 
 const Query = z.object({
@@ -39,11 +40,15 @@ const Query = z.object({
 const route = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/memories",
+  operationId: "listMemories",
   tags: ["memories"],
   summary: "List memories, newest first (cursor-paginated)",
   request: { params: AgentParam, query: Query },
   responses: {
-    200: json(z.object({ memories: z.array(MemorySchema), nextCursor: z.string().nullable() }), "A page"),
+    200: json(z.object({ memories: z.array(MemorySchema), nextCursor: z.string().nullable() }), "A page", {
+      memories: [MEMORY_EXAMPLE],
+      nextCursor: "WyIyMDI2LTAyLTEwVDA5OjAwOjAwLjAwMFoiLCJtZW1fM244eDBxNHc3ZjJrOWQxYzViNmEiXQ",
+    }),
     ...apiErrors.agentRead,
   },
 });

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { updateMemory } from "../../../memory/update-memory";
 import type { App, AppDeps } from "../../deps";
+import { MEMORY_EXAMPLE } from "../../examples";
 import {
   apiErrors,
   Description,
@@ -29,6 +30,7 @@ const Patch = z
 const route = createRoute({
   method: "patch",
   path: "/v1/agents/{agentId}/memories/{id}",
+  operationId: "updateMemory",
   tags: ["memories"],
   summary: "Update a memory",
   description:
@@ -42,7 +44,14 @@ const route = createRoute({
       },
     },
   },
-  responses: { 200: json(MemorySchema, "The updated memory"), ...apiErrors.agentWrite },
+  responses: {
+    200: json(MemorySchema, "The updated memory", {
+      ...MEMORY_EXAMPLE,
+      importance: 8,
+      metadata: { pinned: true },
+    }),
+    ...apiErrors.agentWrite,
+  },
 });
 
 export const registerUpdateMemory = (app: App, deps: AppDeps) =>

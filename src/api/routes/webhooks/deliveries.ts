@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES } from "../../../db/schema";
 import { listDeliveries } from "../../../ingest/github/list-deliveries";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
+import { DELIVERY_EXAMPLE } from "../../examples";
 import { apiErrors, json } from "../../schemas";
 
 const Query = z.object({
@@ -28,12 +29,16 @@ const Delivery = z
 const route = createRoute({
   method: "get",
   path: "/v1/webhooks/github/deliveries",
+  operationId: "listGithubDeliveries",
   tags: ["webhooks"],
   summary: "Recent GitHub deliveries and their status, newest first",
   description:
     "A key with an agent prefix sees only deliveries routed to at least one of its agents. Payloads are never listed.",
   request: { query: Query },
-  responses: { 200: json(z.object({ deliveries: z.array(Delivery) }), "Deliveries"), ...apiErrors.read },
+  responses: {
+    200: json(z.object({ deliveries: z.array(Delivery) }), "Deliveries", { deliveries: [DELIVERY_EXAMPLE] }),
+    ...apiErrors.read,
+  },
 });
 
 export const registerListDeliveries = (app: App, deps: AppDeps) =>

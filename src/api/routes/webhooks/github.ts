@@ -4,6 +4,7 @@ import { receiveDelivery } from "../../../ingest/github/receive-delivery";
 import { verifySignature } from "../../../ingest/github/signature";
 import { Invalid, InvalidSignature, NotConfigured } from "../../../lib/errors";
 import type { App, AppDeps } from "../../deps";
+import { DELIVERY_EXAMPLE } from "../../examples";
 import { errorResponse as error, json } from "../../schemas";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not GitHub. */
@@ -25,14 +26,21 @@ const Accepted = z
 const route = createRoute({
   method: "post",
   path: GITHUB_WEBHOOK_PATH,
+  operationId: "receiveGithubWebhook",
   tags: ["webhooks"],
   summary: "GitHub webhook receiver",
   description:
     "Point a repository, organization or GitHub App webhook here. Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with a secret from `GITHUB_WEBHOOK_SECRET`), not by an API key. Needs `X-GitHub-Event` and `X-GitHub-Delivery`. Stores the delivery and answers at once; processing is asynchronous (see `GET /v1/webhooks/github/deliveries`).",
   security: [],
   responses: {
-    200: json(Accepted, "A redelivery of a known delivery id (nothing new is created), or a ping"),
-    202: json(Accepted, "Stored; processing is queued"),
+    200: json(Accepted, "A redelivery of a known delivery id (nothing new is created), or a ping", {
+      deliveryId: DELIVERY_EXAMPLE.id,
+      status: "duplicate",
+    }),
+    202: json(Accepted, "Stored; processing is queued", {
+      deliveryId: DELIVERY_EXAMPLE.id,
+      status: "accepted",
+    }),
     400: error("Missing `X-GitHub-Event`/`X-GitHub-Delivery`, or a body that is not JSON"),
     401: error("Missing or invalid `X-Hub-Signature-256`"),
     413: error(`Body over GitHub's ${GITHUB_MAX_PAYLOAD_BYTES}-byte payload limit`),

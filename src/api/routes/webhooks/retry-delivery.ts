@@ -23,6 +23,7 @@ const route = createRoute({
     202: json(
       z.object({ deliveryId: z.string(), status: z.literal("queued") }).openapi("GithubDeliveryRetry"),
       "Queued",
+      { deliveryId: "72d3162e-cc78-11e3-81ab-4c9367dc0958", status: "queued" },
     ),
     ...apiErrors.agentAction,
     404: errorResponse("No such delivery (or not routed to the key's agents)"),

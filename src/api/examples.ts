@@ -1,0 +1,73 @@
+/**
+ * Response examples for the OpenAPI document (and so the /docs page): one realistic value per
+ * shape, shared by the routes that answer it. `test/api/docs.test.ts` requires one per operation.
+ */
+
+export const MEMORY_EXAMPLE = {
+  id: "mem_3n8x0q4w7f2k9d1c5b6a",
+  agentId: "npc-42",
+  kind: "observation",
+  description: "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+  createdAt: "2026-02-10T09:00:00.000Z",
+  lastAccessedAt: "2026-02-10T09:00:00.000Z",
+  importance: 6,
+  embeddingModel: "use-lite-512",
+  metadata: { location: "Hobbs Cafe" },
+  citations: [],
+  status: { importance: "ready", embedding: "ready" },
+};
+
+export const SCORED_MEMORY_EXAMPLE = {
+  ...MEMORY_EXAMPLE,
+  score: 2.41,
+  scores: { recency: 0.93, importance: 0.56, relevance: 0.92 },
+};
+
+export const RUN_EXAMPLE = {
+  id: "ref_7c2m9x4q1w8e5r3t6y0u",
+  agentId: "npc-42",
+  trigger: "manual",
+  status: "succeeded",
+  promptVersion: "v1",
+  questions: ["What is Isabella preparing for?"],
+  insightIds: ["mem_9k2j4h6g8f0d1s3a5p7o"],
+  usage: { promptTokens: 1840, completionTokens: 212, llmCalls: 2 },
+  error: null,
+  startedAt: "2026-02-13T18:00:00.000Z",
+  finishedAt: "2026-02-13T18:00:04.000Z",
+};
+
+export const REFLECTION_EXAMPLE = {
+  ...MEMORY_EXAMPLE,
+  id: "mem_9k2j4h6g8f0d1s3a5p7o",
+  kind: "reflection",
+  description: "Isabella is devoted to bringing the town together at Hobbs Cafe",
+  importance: null,
+  embeddingModel: null,
+  metadata: {},
+  citations: ["mem_3n8x0q4w7f2k9d1c5b6a"],
+  status: { importance: "pending", embedding: "pending" },
+};
+
+export const STATS_EXAMPLE = {
+  agentId: "npc-42",
+  total: 120,
+  byKind: { observation: 112, reflection: 8, plan: 0 },
+  importance: { pending: 2, ready: 118, failed: 0 },
+  embedding: { pending: 3, ready: 117, failed: 0 },
+  oldest: "2026-02-01T08:00:00.000Z",
+  newest: "2026-02-13T17:55:00.000Z",
+};
+
+export const DELIVERY_EXAMPLE = {
+  id: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+  event: "pull_request",
+  action: "opened",
+  status: "processed",
+  reason: null,
+  agentIds: ["github:acme/api"],
+  observations: 1,
+  attempts: 1,
+  receivedAt: "2026-02-13T18:00:00.000Z",
+  processedAt: "2026-02-13T18:00:01.000Z",
+};
