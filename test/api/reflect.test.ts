@@ -92,8 +92,9 @@ describe("POST /v1/agents/{agentId}/reflect", () => {
     const seeded = await seed(agent, OBSERVATIONS);
     const idByText = new Map(seeded.map((m) => [m.description, m.id]));
     const from = t.stub.requests.length;
-    t.stub.scriptChat([
-      QUESTIONS,
+    // Scripted per prompt, so no other chat call (an importance score) can take these answers.
+    t.stub.scriptChatWhen(/most salient high-level questions/, [QUESTIONS]);
+    t.stub.scriptChatWhen(/selected for the question/, [
       // 9 is invented (only 5 statements): dropped; "Careless" cites nothing real: rejected.
       "1. Ada values careful review (because of 1, 9)\n2. Careless insight (because of 9)\n3. Ada tests first (because of 4, 2)",
       "1. Ada collaborates with Grace (because of 3, 5)",
