@@ -151,98 +151,7 @@ export interface paths {
          * Retry a received or failed GitHub delivery now
          * @description Enqueues the delivery's `github.deliver` job (a no-op while one is already queued). The failed-attempt count is kept. A key with an agent prefix may only retry deliveries routed to one of its agents.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description X-GitHub-Delivery */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "deliveryId": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
-                         *       "status": "queued"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["GithubDeliveryRetry"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such delivery (or not routed to the key's agents) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The delivery is already processed or ignored */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["retryGithubDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -294,100 +203,7 @@ export interface paths {
             cookie?: never;
         };
         /** The agent's settings and the values in force */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description URL-encode `/` as %2F */
-                    agentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The settings in force */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "agentId": "npc-42",
-                         *       "reflectionThreshold": 100,
-                         *       "effectiveReflectionThreshold": 100,
-                         *       "retrieval": null,
-                         *       "effectiveRetrieval": {
-                         *         "preset": "balanced",
-                         *         "weights": {
-                         *           "recency": 1,
-                         *           "importance": 0.5,
-                         *           "relevance": 1.5
-                         *         },
-                         *         "decay": 0.993,
-                         *         "recencyUnit": "day",
-                         *         "relevance": "contextual",
-                         *         "source": {
-                         *           "preset": "default",
-                         *           "weights": "preset",
-                         *           "decay": "preset",
-                         *           "recencyUnit": "preset",
-                         *           "relevance": "preset"
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": components["schemas"]["AgentSettings"];
-                    };
-                };
-                /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getAgentSettings"];
         /** Set the agent's settings (reflection threshold, retrieve defaults) */
         put: operations["updateAgentSettings"];
         post?: never;
@@ -1925,6 +1741,98 @@ export interface operations {
             };
         };
     };
+    retryGithubDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description X-GitHub-Delivery */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GithubDeliveryRetry"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such delivery (or not routed to the key's agents) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The delivery is already processed or ignored */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     reflectAgent: {
         parameters: {
             query?: never;
@@ -2127,6 +2035,100 @@ export interface operations {
                     "application/json": {
                         runs: components["schemas"]["ReflectionRun"][];
                     };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "npc-42",
+                     *       "reflectionThreshold": 100,
+                     *       "effectiveReflectionThreshold": 100,
+                     *       "retrieval": null,
+                     *       "effectiveRetrieval": {
+                     *         "preset": "balanced",
+                     *         "weights": {
+                     *           "recency": 1,
+                     *           "importance": 0.5,
+                     *           "relevance": 1.5
+                     *         },
+                     *         "decay": 0.993,
+                     *         "recencyUnit": "day",
+                     *         "relevance": "contextual",
+                     *         "source": {
+                     *           "preset": "default",
+                     *           "weights": "preset",
+                     *           "decay": "preset",
+                     *           "recencyUnit": "preset",
+                     *           "relevance": "preset"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentSettings"];
                 };
             };
             /** @description Invalid input; `details.field` names the field (`invalid_request`) */

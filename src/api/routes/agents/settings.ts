@@ -83,6 +83,7 @@ const put = createRoute({
 const get = createRoute({
   method: "get",
   path: "/v1/agents/{agentId}/settings",
+  operationId: "getAgentSettings",
   tags: ["agents"],
   summary: "The agent's settings and the values in force",
   request: { params: AgentParam },

@@ -15,6 +15,7 @@ const route = createRoute({
   method: "post",
   path: "/v1/webhooks/github/deliveries/{id}/retry",
   tags: ["webhooks"],
+  operationId: "retryGithubDelivery",
   summary: "Retry a received or failed GitHub delivery now",
   description:
     "Enqueues the delivery's `github.deliver` job (a no-op while one is already queued). The failed-attempt count is kept. A key with an agent prefix may only retry deliveries routed to one of its agents.",
