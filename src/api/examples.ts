@@ -71,3 +71,19 @@ export const DELIVERY_EXAMPLE = {
   receivedAt: "2026-02-13T18:00:00.000Z",
   processedAt: "2026-02-13T18:00:01.000Z",
 };
+
+/** The ranking in force with no request or agent values: the service default preset (`balanced`). */
+export const RANKING_EXAMPLE = {
+  preset: "balanced",
+  weights: { recency: 1, importance: 0.5, relevance: 1.5 },
+  decay: 0.993,
+  recencyUnit: "day",
+  relevance: "contextual",
+  source: {
+    preset: "default",
+    weights: "preset",
+    decay: "preset",
+    recencyUnit: "preset",
+    relevance: "preset",
+  },
+};

@@ -7,7 +7,7 @@ import { DEFAULT_PRESET } from "../../../memory/retrieve/presets";
 import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/relevance";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
-import { SCORED_MEMORY_EXAMPLE } from "../../examples";
+import { RANKING_EXAMPLE, SCORED_MEMORY_EXAMPLE } from "../../examples";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import {
   AgentParam,
@@ -128,20 +128,7 @@ const route = createRoute({
       {
         memories: [SCORED_MEMORY_EXAMPLE],
         mode: "exact",
-        ranking: {
-          preset: "balanced",
-          weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-          decay: 0.993,
-          recencyUnit: "day",
-          relevance: "contextual",
-          source: {
-            preset: "default",
-            weights: "preset",
-            decay: "preset",
-            recencyUnit: "preset",
-            relevance: "preset",
-          },
-        },
+        ranking: RANKING_EXAMPLE,
       },
     ),
     ...apiErrors.agentWrite,

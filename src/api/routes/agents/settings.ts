@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { LIMITS } from "../../../memory/limits";
 import { getAgentSettings, updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
+import { RANKING_EXAMPLE } from "../../examples";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import { AgentParam, apiErrors, json } from "../../schemas";
 
@@ -39,26 +40,13 @@ const Settings = z
   })
   .openapi("AgentSettings");
 
-// Shaped like a real answer (the docs page and the fuzz/docs tests read it); the values are the balanced preset's.
+// Shaped like a real answer (the docs page reads it).
 const SETTINGS_EXAMPLE = {
   agentId: "npc-42",
   reflectionThreshold: 100,
   effectiveReflectionThreshold: 100,
   retrieval: null,
-  effectiveRetrieval: {
-    preset: "balanced",
-    weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-    decay: 0.993,
-    recencyUnit: "day",
-    relevance: "contextual",
-    source: {
-      preset: "default",
-      weights: "preset",
-      decay: "preset",
-      recencyUnit: "preset",
-      relevance: "preset",
-    },
-  },
+  effectiveRetrieval: RANKING_EXAMPLE,
 };
 
 const put = createRoute({
