@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /**
  * Prometheus metrics of one process. Each process builds its own registry (no global state), so
@@ -15,28 +15,11 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
   // Process metrics (CPU, memory, event-loop lag, GC) for the running service; tests skip them.
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: "memstream_" });
   const registers = [registry];
-  const scrapeErrors = new Counter({
-    name: "memstream_metrics_collect_errors_total",
-    help: "Scrape-time collectors that failed (e.g. Redis down while reading queue depth)",
-    registers,
-  });
-  // Values read at scrape time (queue depth asks Redis), registered by the part that owns them.
-  const collectors: Array<() => Promise<void>> = [];
   return {
     registry,
     contentType: registry.contentType,
-    /** Runs `collect` before every scrape; a collector that fails is logged by the caller, not fatal. */
-    beforeScrape(collect: () => Promise<void>) {
-      collectors.push(collect);
-    },
-    /** The exposition text, after refreshing the scrape-time values. */
-    async scrape(): Promise<string> {
-      const failed = (await Promise.allSettled(collectors.map((c) => c()))).filter(
-        (r) => r.status === "rejected",
-      );
-      if (failed.length > 0) scrapeErrors.inc(failed.length);
-      return registry.metrics();
-    },
+    /** The exposition text. */
+    scrape: (): Promise<string> => registry.metrics(),
     httpDuration: new Histogram({
       name: "memstream_http_request_duration_seconds",
       help: "HTTP request duration by method, route pattern and status",
@@ -49,26 +32,6 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
       help: "Retrieve duration (ranking, touch and context assembly) by the mode that ranked and the relevance kind",
       labelNames: ["mode", "relevance"] as const,
       buckets: SECONDS,
-      registers,
-    }),
-    jobDuration: new Histogram({
-      name: "memstream_job_duration_seconds",
-      help: "Background job duration by job name and outcome (completed, failed, retry)",
-      labelNames: ["job", "outcome"] as const,
-      buckets: [...SECONDS, 60, 120],
-      registers,
-    }),
-    queueDepth: new Gauge({
-      name: "memstream_queue_jobs",
-      help: "Jobs in the queue by job name and state (waiting, active, delayed, failed)",
-      labelNames: ["job", "state"] as const,
-      registers,
-    }),
-    enrichmentLag: new Histogram({
-      name: "memstream_enrichment_lag_seconds",
-      help: "Time from a memory's creation to its field (importance, embedding) being ready",
-      labelNames: ["field"] as const,
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
       registers,
     }),
     reflectionRuns: new Counter({
