@@ -613,11 +613,11 @@ export interface components {
             format: "markdown" | "html" | "text";
             sections: number;
             tokens: number;
+            importedAt: string;
             created: number;
             kept: number;
             deleted: number;
             unchanged: boolean;
-            importedAt: string;
         };
         /**
          * @example {

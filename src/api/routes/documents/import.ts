@@ -6,7 +6,7 @@ import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, Importance, IsoTime, json, Metadata } from "../../schemas";
-import { DocumentSource } from "./schemas";
+import { DocumentFields, DocumentSource } from "./schemas";
 
 const NewDocument = z
   .object({
@@ -40,16 +40,11 @@ const NewDocument = z
 
 const Imported = z
   .object({
-    source: z.string(),
-    title: z.string().nullable(),
-    format: z.enum(DOCUMENT_FORMATS),
-    sections: z.number().int(),
-    tokens: z.number().int(),
+    ...DocumentFields,
     created: z.number().int(),
     kept: z.number().int(),
     deleted: z.number().int(),
     unchanged: z.boolean(),
-    importedAt: z.string(),
   })
   .openapi("DocumentImport");
 

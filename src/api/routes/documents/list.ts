@@ -1,26 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { listDocuments } from "../../../memory/documents/list-documents";
-import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, json } from "../../schemas";
-import { DocumentSource } from "./schemas";
+import { DocumentFields, DocumentSource } from "./schemas";
 
 const Query = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(100),
   after: DocumentSource.optional().openapi({ description: "The `next` of the previous page" }),
 });
 
-const DocumentSummary = z
-  .object({
-    source: z.string(),
-    title: z.string().nullable(),
-    format: z.enum(DOCUMENT_FORMATS),
-    sections: z.number().int(),
-    tokens: z.number().int(),
-    importedAt: z.string(),
-  })
-  .openapi("Document");
+const DocumentSummary = z.object(DocumentFields).openapi("Document");
 
 const route = createRoute({
   method: "get",
