@@ -5,7 +5,7 @@ import { createHnswIndexSql, forgetHnswIndexes } from "../../src/memory/retrieve
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-// Citus compatibility (docs/adr/0010-scale-out.md): tables distributed by agent_id need every
+// Citus compatibility (docs/adr/0011-scale-out.md): tables distributed by agent_id need every
 // primary key, unique index and foreign key to carry agent_id, and a query is routed to one
 // node only when each distributed table it reads or writes is constrained to one agent.
 

@@ -9,7 +9,7 @@ export const DOCS_PATH = "/docs";
 /**
  * The API reference at /docs: Swagger UI rendering /openapi.json, its assets served from the
  * installed `swagger-ui-dist` package, never a CDN, so it works offline and behind firewalls
- * (docs/adr/0014-api-docs-page.md). Public, like /openapi.json: it holds no data, and "Authorize"
+ * (docs/adr/0012-api-docs-page.md). Public, like /openapi.json: it holds no data, and "Authorize"
  * takes an API key for trying requests.
  */
 export const registerDocs = (app: App) => {
