@@ -55,8 +55,9 @@ const scale = (col: string, lo: string, hi: string, missing: number) =>
 /**
  * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
  * raw values) and `b` (their bounds), scales, weights, takes the top k and reads the rows.
+ * `extraColumns` (each starting with a comma) are appended to every row, e.g. a stopping test.
  */
-export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">): SQL {
+export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">, extraColumns = sql``): SQL {
   return sql`
     scaled AS (
       SELECT c.id, ${scale("rec", "rlo", "rhi", 0)} AS recency,
@@ -79,6 +80,7 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">)
       m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
+      ${extraColumns}
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
 }
