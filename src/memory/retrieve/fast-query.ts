@@ -162,9 +162,19 @@ export async function useIndexPaths(tx: Pick<Db, "execute">): Promise<void> {
   );
 }
 
-/** ef_search for a round: the depth, within pgvector's range (the iterative scan continues past it). */
+/**
+ * The HNSW candidate queue (hnsw.ef_search) of every round. At 100k (bench/fast-path.ts, 20
+ * queries, docs/adr/0020) ef 100 let the walk settle in a wrong region on some clustered queries
+ * (best found 0.16 against a true 0.91) and missed two thirds of the vectors above the last
+ * returned one on random data, which τ assumes were all returned: recall@10 0.94 / 0.975;
+ * ef 400 gave 0.985 / 0.985; ef 1,000 gave 0.995 / 1.00 but took 136 / 639 ms, more than the
+ * exact scan on random data.
+ */
+const EF_SEARCH = 400;
+
+/** ef_search for a round: at least EF_SEARCH, the depth up to pgvector's maximum (1,000). */
 async function setEfSearch(tx: Pick<Db, "execute">, depth: number): Promise<void> {
-  const ef = Math.min(1_000, Math.max(40, depth));
+  const ef = Math.min(1_000, Math.max(EF_SEARCH, depth));
   await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
 }
 
