@@ -22,3 +22,6 @@ export const CITING_KINDS = ["reflection", "lesson"] as const;
 /** Whether a policy deletes anything at all (keepImportanceAtLeast alone only exempts). */
 export const deletesAnything = (p: RetentionPolicy): boolean =>
   p.maxMemories !== undefined || p.maxAgeDays !== undefined;
+
+/** Bounds of a policy's fields (checked by the API schema). */
+export const RETENTION_LIMITS = { maxMemories: 100_000_000, maxAgeDays: 36_500 } as const;
