@@ -57,8 +57,16 @@ export type RetrieveInput = {
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
 
-/** The ranked memories, which path ranked them and the ranking values in force. */
-export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast"; ranking: ResolvedRanking };
+/**
+ * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
+ * how many memories the ranking scored (for the metrics, not part of the API answer).
+ */
+export type RetrieveResult = {
+  memories: ScoredMemory[];
+  mode: "exact" | "fast";
+  ranking: ResolvedRanking;
+  candidates: number;
+};
 
 /** Defaults of the non-ranking fields; ranking defaults come from presets.ts and the agent. */
 export const RETRIEVE_DEFAULTS = {
@@ -80,6 +88,8 @@ type Row = MemoryRecord & {
   sImportance: number;
   sRelevance: number;
   section?: number;
+  /** The same on every row (a bigint, read as a string). */
+  candidates: number | string;
 };
 
 /**
@@ -155,7 +165,12 @@ export async function retrieve(
     },
     ...(r.section === undefined ? {} : { section: Number(r.section) }),
   }));
-  return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode, ranking };
+  return {
+    memories: await withCitationStatus(deps.db, agentId, memories),
+    mode: choice.mode,
+    ranking,
+    candidates: Number(rows[0]?.candidates ?? 0),
+  };
 }
 
 /** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */

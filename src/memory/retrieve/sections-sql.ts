@@ -29,7 +29,8 @@ export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): S
       WHERE ${where}
     ),
     b AS (
-      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
+      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
+        count(*) AS n FROM cand
     ),
     scored AS MATERIALIZED (
       SELECT s.id, s.sec, s.recency, s.importance, s.relevance,
@@ -49,7 +50,8 @@ export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): S
       ) t
     )
     SELECT ${memoryColumns}, top.sec AS section,
-      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
+      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
+      (SELECT n FROM b) AS candidates
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.sec, top.score DESC, top.id COLLATE "C"`;
 }
