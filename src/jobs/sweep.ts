@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
 import { type StalePending, stalePending } from "../memory/enrichment/stale";
@@ -21,23 +22,27 @@ export type SweepOptions = {
 /**
  * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
  * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
- * pending too long (`memories.embed`/`memories.score`) and deliveries not finished
- * (`github.deliver`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
+ * pending too long (`memories.embed`/`memories.score`), deliveries not finished
+ * (`github.deliver`) and repository imports that stopped making progress (`github.import`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
  * processes at once: job ids are deterministic and processors re-check state (claims, row locks).
  */
-export async function sweepOnce(opts: SweepOptions): Promise<{ memories: number; deliveries: number }> {
+export async function sweepOnce(
+  opts: SweepOptions,
+): Promise<{ memories: number; deliveries: number; imports: number }> {
   const memories = await pendingMemoryJobs(opts);
   const deliveries = await unfinishedDeliveries(opts, {
     olderThanMs: opts.afterMs,
     maxAttempts: opts.deliveryAttempts,
     limit: opts.limit,
   });
+  const imports = await unfinishedImports(opts, { olderThanMs: opts.afterMs, limit: opts.limit });
   const jobs = [
     ...memories.jobs,
     ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
+    ...imports.map((ref) => jobRequest("github.import", ref)),
   ];
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return { memories: memories.fields, deliveries: deliveries.length };
+  return { memories: memories.fields, deliveries: deliveries.length, imports: imports.length };
 }
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
@@ -67,7 +72,10 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     if (running) return;
     running = true;
     current = sweepOnce(opts)
-      .then((n) => n.memories + n.deliveries > 0 && opts.logger.info("sweep re-enqueued pending work", n))
+      .then(
+        (n) =>
+          n.memories + n.deliveries + n.imports > 0 && opts.logger.info("sweep re-enqueued pending work", n),
+      )
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))
       .finally(() => {
         running = false;
