@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
 import { type StalePending, stalePending } from "../memory/enrichment/stale";
@@ -24,20 +25,22 @@ export type SweepOptions = {
 /**
  * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
  * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
- * pending too long (`memories.embed`/`memories.score`) and deliveries not finished
- * (`github.deliver`) — and the scheduled work the database says is due: retention runs of agents
- * with a policy (`agent.retain`). Bounded by `limit` per kind and run, oldest first. Safe to run
- * in many processes at once: job ids are deterministic and processors re-check state (claims, row locks).
+ * pending too long (`memories.embed`/`memories.score`), deliveries not finished
+ * (`github.deliver`) and repository imports that stopped making progress (`github.import`) —
+ * and the scheduled work the database says is due: retention runs of agents with a policy
+ * (`agent.retain`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
+ * processes at once: job ids are deterministic and processors re-check state (claims, row locks).
  */
 export async function sweepOnce(
   opts: SweepOptions,
-): Promise<{ memories: number; deliveries: number; retention: number }> {
+): Promise<{ memories: number; deliveries: number; imports: number; retention: number }> {
   const memories = await pendingMemoryJobs(opts);
   const deliveries = await unfinishedDeliveries(opts, {
     olderThanMs: opts.afterMs,
     maxAttempts: opts.deliveryAttempts,
     limit: opts.limit,
   });
+  const imports = await unfinishedImports(opts, { olderThanMs: opts.afterMs, limit: opts.limit });
   const retention =
     opts.retentionIntervalMs === undefined
       ? []
@@ -45,10 +48,16 @@ export async function sweepOnce(
   const jobs = [
     ...memories.jobs,
     ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
+    ...imports.map((ref) => jobRequest("github.import", ref)),
     ...retention.map((agentId) => jobRequest("agent.retain", { agentId })),
   ];
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return { memories: memories.fields, deliveries: deliveries.length, retention: retention.length };
+  return {
+    memories: memories.fields,
+    deliveries: deliveries.length,
+    imports: imports.length,
+    retention: retention.length,
+  };
 }
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
@@ -80,7 +89,7 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     current = sweepOnce(opts)
       .then(
         (n) =>
-          n.memories + n.deliveries + n.retention > 0 &&
+          n.memories + n.deliveries + n.imports + n.retention > 0 &&
           opts.logger.info("sweep re-enqueued pending work", n),
       )
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))

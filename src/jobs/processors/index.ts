@@ -2,6 +2,7 @@ import { UnrecoverableError } from "bullmq";
 import { JOBS, type JobName, type Payload } from "../catalog";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
+import { importGithub } from "./import-github";
 import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
@@ -14,6 +15,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.embed": embedMemories,
   "memories.score": scoreImportance,
   "github.deliver": deliverGithub,
+  "github.import": importGithub,
   "agent.reflect": reflectAgentJob,
   "agent.retain": retainAgentJob,
 };

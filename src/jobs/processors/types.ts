@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import type { IngestDeps } from "../../ingest/github/deps";
+import type { GithubAccess } from "../../ingest/github/import/run-import";
 import type { Logger } from "../../lib/logger";
 import type { ReflectionScheduler } from "../../memory/deps";
 import type { ReflectAgentDeps } from "../../memory/reflect/types";
@@ -21,6 +22,8 @@ export type ProcessorDeps = {
   reflect: ReflectAgentDeps;
   /** The memory domain and routing rules, for `github.deliver`. */
   ingest: IngestDeps;
+  /** Where the GitHub REST API is and its token, for `github.import`. */
+  github: GithubAccess;
   /** This process's metrics: job durations (the runner) and enrichment lag (the processors). */
   metrics: Metrics;
 };
