@@ -14,8 +14,10 @@ const AGENT_TABLES = [
   "agent_settings",
   "documents",
   "github_event_keys",
+  "lesson_revisions",
   "memories",
   "memory_embeddings",
+  "outcomes",
   "reflection_runs",
 ];
 /** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
