@@ -14,6 +14,7 @@ import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
+import { withEmbeddingCache } from "./providers/embedding-cache";
 import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";
@@ -80,6 +81,7 @@ export async function composeSystem(
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? notifiers.enrichment,
     reflection: notifiers.reflection ?? noReflection,
+    outcomes: notifiers.outcomes,
     retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {
@@ -99,6 +101,14 @@ export async function composeSystem(
     reflection: memory.reflection,
     reflect,
     ingest,
+    // Cached: each consolidation embeds its task type's recent task texts again.
+    lessons: {
+      db: database.db,
+      clock,
+      embedder: withEmbeddingCache(providers.embedder),
+      chat: providers.chat,
+      enrichment: memory.enrichment,
+    },
   });
   // Repository imports run in this process until the catalog has a github.import job (ADR 0015).
   const imports = createInProcessImportQueue(ingest, {

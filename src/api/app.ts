@@ -10,6 +10,8 @@ import { errorResponse, onError, validationError } from "./errors";
 import { observeRequests } from "./observe";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
+import { registerListLessons } from "./routes/agents/lessons";
+import { registerRecordOutcome } from "./routes/agents/outcomes";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
 import { registerRetrieve } from "./routes/agents/retrieve";
@@ -98,6 +100,8 @@ export function createApp(deps: AppDeps) {
   registerReflect(app, deps);
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
+  registerRecordOutcome(app, deps);
+  registerListLessons(app, deps);
   registerRetryEnrichment(app, deps);
   registerUi(app, deps);
   registerMcpRoute(app, {

@@ -2,6 +2,7 @@ import type { Db } from "../db/client";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
 import { type StalePending, stalePending } from "../memory/enrichment/stale";
+import { unconsolidatedTaskTypes } from "../memory/lessons/unconsolidated";
 import { chunk } from "../providers/batching";
 import type { Clock } from "../providers/types";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
@@ -21,23 +22,31 @@ export type SweepOptions = {
 /**
  * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
  * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
- * pending too long (`memories.embed`/`memories.score`) and deliveries not finished
- * (`github.deliver`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
+ * pending too long (`memories.embed`/`memories.score`), deliveries not finished
+ * (`github.deliver`) and outcomes no consolidation has seen (`outcomes.consolidate`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
  * processes at once: job ids are deterministic and processors re-check state (claims, row locks).
  */
-export async function sweepOnce(opts: SweepOptions): Promise<{ memories: number; deliveries: number }> {
+export async function sweepOnce(
+  opts: SweepOptions,
+): Promise<{ memories: number; deliveries: number; outcomes: number }> {
   const memories = await pendingMemoryJobs(opts);
   const deliveries = await unfinishedDeliveries(opts, {
     olderThanMs: opts.afterMs,
     maxAttempts: opts.deliveryAttempts,
     limit: opts.limit,
   });
+  const outcomes = await unconsolidatedTaskTypes(opts.db, {
+    now: opts.clock.now(),
+    olderThanMs: opts.afterMs,
+    limit: opts.limit,
+  });
   const jobs = [
     ...memories.jobs,
     ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
+    ...outcomes.map((o) => jobRequest("outcomes.consolidate", o)),
   ];
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return { memories: memories.fields, deliveries: deliveries.length };
+  return { memories: memories.fields, deliveries: deliveries.length, outcomes: outcomes.length };
 }
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
@@ -67,7 +76,10 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     if (running) return;
     running = true;
     current = sweepOnce(opts)
-      .then((n) => n.memories + n.deliveries > 0 && opts.logger.info("sweep re-enqueued pending work", n))
+      .then(
+        (n) =>
+          n.memories + n.deliveries + n.outcomes > 0 && opts.logger.info("sweep re-enqueued pending work", n),
+      )
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))
       .finally(() => {
         running = false;

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
 import type { MemoryDeps } from "./deps";
+import { effectiveLessonSettings, type LessonSettings } from "./lessons/settings";
 import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
 
 export type AgentSettings = {
@@ -13,10 +14,18 @@ export type AgentSettings = {
   retrieval: RankingChoice | null;
   /** What a retrieve giving no ranking fields ranks with. */
   effectiveRetrieval: ResolvedRanking;
+  /** The agent's lesson consolidation settings; null = the defaults. */
+  lessons: LessonSettings | null;
+  /** The lesson settings in force. */
+  effectiveLessons: Required<LessonSettings>;
 };
 
 /** A settings change: a field left out keeps its value; null resets it to the deployment default. */
-export type AgentSettingsPatch = { reflectionThreshold?: number | null; retrieval?: RankingChoice | null };
+export type AgentSettingsPatch = {
+  reflectionThreshold?: number | null;
+  retrieval?: RankingChoice | null;
+  lessons?: LessonSettings | null;
+};
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
 export async function updateAgentSettings(
@@ -47,7 +56,11 @@ export async function getAgentSettings(
 
 function present(
   agentId: string,
-  row: { reflectionThreshold: number | null; retrieval: RankingChoice | null } | null,
+  row: {
+    reflectionThreshold: number | null;
+    retrieval: RankingChoice | null;
+    lessons: LessonSettings | null;
+  } | null,
   defaults: { reflectionThreshold: number },
 ): AgentSettings {
   const threshold = row?.reflectionThreshold ?? null;
@@ -58,5 +71,7 @@ function present(
     effectiveReflectionThreshold: threshold ?? defaults.reflectionThreshold,
     retrieval,
     effectiveRetrieval: resolveRanking({}, retrieval),
+    lessons: row?.lessons ?? null,
+    effectiveLessons: effectiveLessonSettings(row?.lessons ?? null),
   };
 }

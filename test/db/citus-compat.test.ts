@@ -134,7 +134,19 @@ describe("Citus-compatible schema and queries", () => {
     await t.call("GET", `${path}/documents`);
     await t.call("DELETE", `${path}/documents?source=docs%2Fci.md`);
     await t.call("GET", `${path}/stats`);
-    await t.call("PUT", `${path}/settings`, { reflectionThreshold: 500 });
+    await t.call("PUT", `${path}/settings`, { reflectionThreshold: 500, lessons: { minOutcomes: 2 } });
+    // Outcomes, their consolidation into a lesson and its revision, and the lessons listing.
+    const outcome = {
+      task: "Fix the CI job",
+      taskType: "ci",
+      success: false,
+      strategy: "retry",
+      error: "timeout",
+    };
+    for (let i = 0; i < 3; i++) {
+      expect((await t.call("POST", `${path}/outcomes`, outcome)).status).toBe(201);
+    }
+    await t.call("GET", `${path}/lessons?taskType=ci`);
     await t.call("POST", `${path}/reflect`);
     await t.call("GET", `${path}/reflections/runs`);
     await t.call("POST", `${path}/enrichment/retry`);
@@ -173,7 +185,7 @@ function agentPredicates(statement: string): number {
 
 /** The enrichment sweep scans every agent's pending rows on purpose (every shard under Citus). */
 const SWEEP =
-  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)/;
+  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)|FROM "outcomes" WHERE "outcomes"\."consolidated_at" IS NULL AND/;
 
 async function waitFor(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;

@@ -1,5 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import { JOBS, type JobName, type Payload } from "../catalog";
+import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
 import { reflectAgentJob } from "./reflect-agent";
@@ -14,6 +15,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.score": scoreImportance,
   "github.deliver": deliverGithub,
   "agent.reflect": reflectAgentJob,
+  "outcomes.consolidate": consolidateOutcomesJob,
 };
 
 /**

@@ -7,7 +7,7 @@ import { DEFAULT_SIMILARITY } from "./similarity";
 export type LessonSettings = {
   /** Similar outcomes of one task type needed before a lesson is written (default 3). */
   minOutcomes?: number;
-  /** Cosine between task embeddings at or above which two outcomes are the same task (default 0.6). */
+  /** Cosine between task embeddings at or above which two outcomes are the same task (default 0.65). */
   similarity?: number;
 };
 

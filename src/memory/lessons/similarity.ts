@@ -3,7 +3,7 @@
  * Calibrated with use-lite-512 by `bench/lesson-similarity.ts` (ADR 0018): the same task in other
  * words scores well above different tasks of one task type; `DEFAULT_SIMILARITY` sits between them.
  */
-export const DEFAULT_SIMILARITY = 0.6;
+export const DEFAULT_SIMILARITY = 0.65;
 
 /** Cosine similarity; 0 for a zero vector or vectors of different lengths. */
 export function cosine(a: readonly number[], b: readonly number[]): number {

@@ -1,4 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { MIN_OUTCOMES_RANGE } from "../../../memory/lessons/settings";
+import { DEFAULT_SIMILARITY } from "../../../memory/lessons/similarity";
 import { LIMITS } from "../../../memory/limits";
 import { getAgentSettings, updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
@@ -9,6 +11,27 @@ import { AgentParam, apiErrors, json } from "../../schemas";
 const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
   description: "Retrieve defaults for this agent: used for fields a retrieve request leaves out",
 });
+
+const Lessons = z
+  .object({
+    minOutcomes: z
+      .number()
+      .int()
+      .min(MIN_OUTCOMES_RANGE.min)
+      .max(MIN_OUTCOMES_RANGE.max)
+      .optional()
+      .openapi({ description: "Similar outcomes of one task type before a lesson is written; default 3" }),
+    similarity: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .openapi({
+        description: `Cosine between task embeddings at or above which outcomes are the same task; default ${DEFAULT_SIMILARITY} (calibrated for use-lite-512)`,
+      }),
+  })
+  .strict()
+  .openapi("LessonSettings", { description: "Lesson consolidation; a field left out takes its default" });
 
 const Body = z
   .object({
@@ -27,6 +50,10 @@ const Body = z
       description:
         "The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged",
     }),
+    lessons: Lessons.nullable().optional().openapi({
+      description:
+        "Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged",
+    }),
   })
   .strict();
 
@@ -37,6 +64,8 @@ const Settings = z
     effectiveReflectionThreshold: z.number(),
     retrieval: Retrieval.nullable(),
     effectiveRetrieval: RankingInForce,
+    lessons: Lessons.nullable(),
+    effectiveLessons: z.object({ minOutcomes: z.number(), similarity: z.number() }),
   })
   .openapi("AgentSettings");
 
@@ -47,6 +76,8 @@ const SETTINGS_EXAMPLE = {
   effectiveReflectionThreshold: 100,
   retrieval: null,
   effectiveRetrieval: RANKING_EXAMPLE,
+  lessons: { minOutcomes: 3 },
+  effectiveLessons: { minOutcomes: 3, similarity: DEFAULT_SIMILARITY },
 };
 
 const put = createRoute({
@@ -54,7 +85,7 @@ const put = createRoute({
   path: "/v1/agents/{agentId}/settings",
   operationId: "updateAgentSettings",
   tags: ["agents"],
-  summary: "Set the agent's settings (reflection threshold, retrieve defaults)",
+  summary: "Set the agent's settings (reflection threshold, retrieve defaults, lesson consolidation)",
   request: {
     params: AgentParam,
     body: {
