@@ -10,6 +10,7 @@ import { errorResponse, onError, validationError } from "./errors";
 import { observeRequests } from "./observe";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
+import { registerForget } from "./routes/agents/forget";
 import { registerListLessons } from "./routes/agents/lessons";
 import { registerRecordOutcome } from "./routes/agents/outcomes";
 import { registerReflect } from "./routes/agents/reflect";
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps) {
   registerRecordOutcome(app, deps);
   registerListLessons(app, deps);
   registerRetryEnrichment(app, deps);
+  registerForget(app, deps);
   registerUi(app, deps);
   registerMcpRoute(app, {
     memory: deps.memory,

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
 import type { MemoryDeps } from "./deps";
 import { effectiveLessonSettings, type LessonSettings } from "./lessons/settings";
+import type { RetentionPolicy } from "./retention/policy";
 import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
 
 export type AgentSettings = {
@@ -18,6 +19,8 @@ export type AgentSettings = {
   lessons: LessonSettings | null;
   /** The lesson settings in force. */
   effectiveLessons: Required<LessonSettings>;
+  /** What the `agent.retain` job may delete; null = keep everything. */
+  retention: RetentionPolicy | null;
 };
 
 /** A settings change: a field left out keeps its value; null resets it to the deployment default. */
@@ -25,6 +28,7 @@ export type AgentSettingsPatch = {
   reflectionThreshold?: number | null;
   retrieval?: RankingChoice | null;
   lessons?: LessonSettings | null;
+  retention?: RetentionPolicy | null;
 };
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
@@ -35,7 +39,8 @@ export async function updateAgentSettings(
   defaults: { reflectionThreshold: number },
 ): Promise<AgentSettings> {
   const now = deps.clock.now();
-  const set = { ...patch, updatedAt: now };
+  // A new retention policy runs at the next sweep, not an interval after the old one's last run.
+  const set = { ...patch, updatedAt: now, ...(patch.retention !== undefined ? { retainedAt: null } : {}) };
   const [row] = await deps.db
     .insert(agentSettings)
     .values({ agentId, ...set })
@@ -60,6 +65,7 @@ function present(
     reflectionThreshold: number | null;
     retrieval: RankingChoice | null;
     lessons: LessonSettings | null;
+    retention: RetentionPolicy | null;
   } | null,
   defaults: { reflectionThreshold: number },
 ): AgentSettings {
@@ -73,5 +79,6 @@ function present(
     effectiveRetrieval: resolveRanking({}, retrieval),
     lessons: row?.lessons ?? null,
     effectiveLessons: effectiveLessonSettings(row?.lessons ?? null),
+    retention: row?.retention ?? null,
   };
 }

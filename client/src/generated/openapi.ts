@@ -204,48 +204,8 @@ export interface paths {
         };
         /** The agent's settings and the values in force */
         get: operations["getAgentSettings"];
-        /** Set the agent's settings (reflection threshold, retrieve defaults, lesson consolidation) */
+        /** Set the agent's settings (reflection threshold, retrieve defaults, retention) */
         put: operations["updateAgentSettings"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{agentId}/outcomes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Record the outcome of a task (stored as an `outcome` memory)
-         * @description Stores an `outcome` memory described in words from the fields (retrieved like any memory; importance 6 for a failure, 4 for a success) with the structured fields beside it, and enqueues an `outcomes.consolidate` job: once `lessons.minOutcomes` similar outcomes of the task type accumulate, a `lesson` memory is written or revised.
-         */
-        post: operations["recordOutcome"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{agentId}/lessons": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The agent's lessons with counts, confidence, revision and citations
-         * @description Lessons are `lesson` memories written by consolidating similar outcomes; retrieve ranks them like any memory. Most confident first.
-         */
-        get: operations["listLessons"];
-        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -267,6 +227,26 @@ export interface paths {
          * @description Puts the agent's memories whose importance or embedding failed back to pending and enqueues them. Answers with how many fields were reset.
          */
         post: operations["retryEnrichment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/forget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a retention policy now, or preview it (dryRun)
+         * @description Deletes the memories a retention policy forgets — the request's `policy`, else the agent's own — oldest first, in bounded batches, with their vectors; or with `dryRun` reports what it would delete (count, by kind, a sample of ids) without deleting. maxAgeDays: memories created longer ago go; maxMemories: the oldest deletable memories go until at most that many remain; keepImportanceAtLeast: memories at least that important (or not yet scored) stay. Never deleted: lessons, document sections (DELETE /documents owns them), and any memory a reflection or lesson cites. Deleted memories are counted in the agent's stats (`forgotten`); enrichment still in flight for them writes nothing. 400 when no policy is given and the agent has none.
+         */
+        post: operations["forgetMemories"];
         delete?: never;
         options?: never;
         head?: never;
@@ -340,7 +320,7 @@ export interface components {
             id: string;
             agentId: string;
             /** @enum {string} */
-            kind: "observation" | "reflection" | "plan" | "document" | "outcome" | "lesson";
+            kind: "observation" | "reflection" | "plan" | "document";
             description: string;
             createdAt: string;
             lastAccessedAt: string;
@@ -432,8 +412,6 @@ export interface components {
                 reflection: number;
                 plan: number;
                 document: number;
-                outcome: number;
-                lesson: number;
             };
             importance: {
                 pending: number;
@@ -447,6 +425,10 @@ export interface components {
             };
             oldest: string | null;
             newest: string | null;
+            /** @description Memories deleted by retention (agent.retain job and forget), all time */
+            forgotten: number;
+            /** @description Last run of the agent's retention policy; null = never */
+            retainedAt: string | null;
         };
         ScoredMemory: components["schemas"]["Memory"] & {
             score: number;
@@ -527,7 +509,7 @@ export interface components {
             now?: string;
             /** @default true */
             touch?: boolean;
-            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document")[];
             /**
              * @description exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks
              * @default auto
@@ -618,11 +600,7 @@ export interface components {
             effectiveReflectionThreshold: number;
             retrieval: components["schemas"]["RetrievalDefaults"];
             effectiveRetrieval: components["schemas"]["Ranking"];
-            lessons: components["schemas"]["LessonSettings"];
-            effectiveLessons: {
-                minOutcomes: number;
-                similarity: number;
-            };
+            retention: components["schemas"]["RetentionPolicy"];
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
@@ -649,94 +627,44 @@ export interface components {
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual";
         } | null;
-        /** @description Lesson consolidation; a field left out takes its default */
-        LessonSettings: {
-            /** @description Similar outcomes of one task type before a lesson is written; default 3 */
-            minOutcomes?: number;
-            /** @description Cosine between task embeddings at or above which outcomes are the same task; default 0.65 (calibrated for use-lite-512) */
-            similarity?: number;
+        /**
+         * @description What retention may delete. Never deleted: lessons, document sections, and memories a reflection or lesson cites. Vectors go with their memories.
+         * @example {
+         *       "maxMemories": 10000,
+         *       "maxAgeDays": 90,
+         *       "keepImportanceAtLeast": 8
+         *     }
+         */
+        RetentionPolicy: {
+            /** @description Delete the oldest deletable memories until the stream holds at most this many */
+            maxMemories?: number;
+            /** @description Delete deletable memories created more than this many days ago (fractions allowed) */
+            maxAgeDays?: number;
+            /** @description Never delete memories scored at least this important; unscored memories are kept too */
+            keepImportanceAtLeast?: number;
         } | null;
-        Outcome: components["schemas"]["Memory"] & {
-            outcome: components["schemas"]["OutcomeFields"];
-        };
-        OutcomeFields: {
-            task: string;
-            taskType: string | null;
-            success: boolean;
-            strategy: string | null;
-            error: string | null;
-            durationMs: number | null;
-        };
-        NewOutcome: {
-            /** @example Deploy the billing service to staging */
-            task: string;
-            /**
-             * @description Groups outcomes for consolidation; lessons are per task type
-             * @example deploy
-             */
-            taskType?: string;
-            success: boolean;
-            /** @example in-place restart */
-            strategy?: string;
-            /** @example port 8080 already in use */
-            error?: string;
-            durationMs?: number;
-            /**
-             * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
-             * @example {
-             *       "source": "github",
-             *       "repository": "acme/api"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /**
-             * Format: date-time
-             * @description When it happened (the memory's createdAt); default now
-             * @example 2026-11-22T10:00:00Z
-             */
-            occurredAt?: string;
-        };
-        Lesson: {
-            /** @description The lesson's memory id (stable across revisions) */
-            id: string;
-            agentId: string;
-            taskType: string | null;
-            /** @enum {string} */
-            polarity: "heuristic" | "anti-pattern";
-            description: string;
-            /** @description Rule of succession over the leading strategy: (k+1)/(n+2) */
-            confidence: number;
-            /** @description 1 when written; +1 per consolidation that updated it */
-            revision: number;
-            stats: {
-                outcomes: number;
-                successes: number;
-                strategies: components["schemas"]["StrategyStats"][];
-            };
-            /** @description The outcome memories it rests on (newest 100) */
-            citations: string[];
-            /** @description `template:v1` offline, else the prompt version (`lesson:v1`) */
-            wording: string;
-            importance: number | null;
-            createdAt: string;
-            /** @description When the current revision was written */
-            updatedAt: string;
-        };
-        StrategyStats: {
-            strategy: string | null;
-            attempts: number;
-            successes: number;
-            failures: number;
-            errors: {
-                error: string;
-                count: number;
-            }[];
-        };
         EnrichmentRetried: {
             importance: number;
             embedding: number;
+        };
+        ForgetReport: {
+            dryRun: boolean;
+            policy: components["schemas"]["RetentionPolicy"];
+            /** @enum {string} */
+            policySource: "request" | "agent";
+            /** @description Memories deleted (dry run: that a run now would delete) */
+            count: number;
+            /** @description count by kind; kinds with none left out */
+            byKind: {
+                [key: string]: number;
+            };
+            /** @description Up to 20 of their ids, oldest first */
+            sample: string[];
+        };
+        ForgetRequest: {
+            /** @description Report what would be deleted without deleting; default false */
+            dryRun?: boolean;
+            policy?: components["schemas"]["RetentionPolicy"] & unknown;
         };
         DocumentImport: {
             source: string;
@@ -1466,12 +1394,9 @@ export interface operations {
                      *       "agentId": "npc-42",
                      *       "total": 120,
                      *       "byKind": {
-                     *         "observation": 107,
+                     *         "observation": 112,
                      *         "reflection": 8,
-                     *         "plan": 0,
-                     *         "document": 0,
-                     *         "outcome": 4,
-                     *         "lesson": 1
+                     *         "plan": 0
                      *       },
                      *       "importance": {
                      *         "pending": 2,
@@ -1484,7 +1409,9 @@ export interface operations {
                      *         "failed": 0
                      *       },
                      *       "oldest": "2026-02-01T08:00:00.000Z",
-                     *       "newest": "2026-02-13T17:55:00.000Z"
+                     *       "newest": "2026-02-13T17:55:00.000Z",
+                     *       "forgotten": 0,
+                     *       "retainedAt": null
                      *     }
                      */
                     "application/json": components["schemas"]["AgentStats"];
@@ -2261,12 +2188,9 @@ export interface operations {
                      *           "relevance": "preset"
                      *         }
                      *       },
-                     *       "lessons": {
-                     *         "minOutcomes": 3
-                     *       },
-                     *       "effectiveLessons": {
-                     *         "minOutcomes": 3,
-                     *         "similarity": 0.65
+                     *       "retention": {
+                     *         "maxMemories": 10000,
+                     *         "keepImportanceAtLeast": 8
                      *       }
                      *     }
                      */
@@ -2365,12 +2289,21 @@ export interface operations {
                          */
                         relevance?: "vector" | "lexical" | "hybrid" | "contextual";
                     } | null;
-                    /** @description Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged */
-                    lessons?: {
-                        /** @description Similar outcomes of one task type before a lesson is written; default 3 */
-                        minOutcomes?: number;
-                        /** @description Cosine between task embeddings at or above which outcomes are the same task; default 0.65 (calibrated for use-lite-512) */
-                        similarity?: number;
+                    /**
+                     * @description Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged
+                     * @example {
+                     *       "maxMemories": 10000,
+                     *       "maxAgeDays": 90,
+                     *       "keepImportanceAtLeast": 8
+                     *     }
+                     */
+                    retention?: {
+                        /** @description Delete the oldest deletable memories until the stream holds at most this many */
+                        maxMemories?: number;
+                        /** @description Delete deletable memories created more than this many days ago (fractions allowed) */
+                        maxAgeDays?: number;
+                        /** @description Never delete memories scored at least this important; unscored memories are kept too */
+                        keepImportanceAtLeast?: number;
                     } | null;
                 };
             };
@@ -2406,12 +2339,9 @@ export interface operations {
                      *           "relevance": "preset"
                      *         }
                      *       },
-                     *       "lessons": {
-                     *         "minOutcomes": 3
-                     *       },
-                     *       "effectiveLessons": {
-                     *         "minOutcomes": 3,
-                     *         "similarity": 0.65
+                     *       "retention": {
+                     *         "maxMemories": 10000,
+                     *         "keepImportanceAtLeast": 8
                      *       }
                      *     }
                      */
@@ -2456,255 +2386,6 @@ export interface operations {
             };
             /** @description Content-Type is not application/json (`unsupported_media_type`) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    recordOutcome: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description URL-encode `/` as %2F */
-                agentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "task": "Deploy the billing service to staging",
-                 *       "taskType": "deploy",
-                 *       "success": false,
-                 *       "strategy": "in-place restart",
-                 *       "error": "port 8080 already in use",
-                 *       "durationMs": 41000
-                 *     }
-                 */
-                "application/json": components["schemas"]["NewOutcome"];
-            };
-        };
-        responses: {
-            /** @description Stored */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "mem_5d1s8k2p0w4q7x3c9v6b",
-                     *       "agentId": "npc-42",
-                     *       "kind": "outcome",
-                     *       "description": "Failed task (deploy) \"Deploy the billing service to staging\" using in-place restart in 41 s: port 8080 already in use",
-                     *       "createdAt": "2026-02-10T09:00:00.000Z",
-                     *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
-                     *       "importance": 6,
-                     *       "embeddingModel": null,
-                     *       "metadata": {},
-                     *       "citations": [],
-                     *       "status": {
-                     *         "importance": "ready",
-                     *         "embedding": "pending"
-                     *       },
-                     *       "outcome": {
-                     *         "task": "Deploy the billing service to staging",
-                     *         "taskType": "deploy",
-                     *         "success": false,
-                     *         "strategy": "in-place restart",
-                     *         "error": "port 8080 already in use",
-                     *         "durationMs": 41000
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Outcome"];
-                };
-            };
-            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Content-Type is not application/json (`unsupported_media_type`) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listLessons: {
-        parameters: {
-            query?: {
-                /** @description Groups outcomes for consolidation; lessons are per task type */
-                taskType?: string;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description URL-encode `/` as %2F */
-                agentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Lessons */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "lessons": [
-                     *         {
-                     *           "id": "mem_8h3n6b1v9c4x2z7m5k0j",
-                     *           "agentId": "npc-42",
-                     *           "taskType": "deploy",
-                     *           "polarity": "heuristic",
-                     *           "description": "For deploy tasks like \"Deploy the billing service to staging\", blue-green deploy works: 1 of 1 attempts succeeded. Avoid in-place restart for these tasks: it failed 2 times with \"port 8080 already in use\".",
-                     *           "confidence": 0.67,
-                     *           "revision": 1,
-                     *           "stats": {
-                     *             "outcomes": 3,
-                     *             "successes": 1,
-                     *             "strategies": [
-                     *               {
-                     *                 "strategy": "in-place restart",
-                     *                 "attempts": 2,
-                     *                 "successes": 0,
-                     *                 "failures": 2,
-                     *                 "errors": [
-                     *                   {
-                     *                     "error": "port 8080 already in use",
-                     *                     "count": 2
-                     *                   }
-                     *                 ]
-                     *               },
-                     *               {
-                     *                 "strategy": "blue-green deploy",
-                     *                 "attempts": 1,
-                     *                 "successes": 1,
-                     *                 "failures": 0,
-                     *                 "errors": []
-                     *               }
-                     *             ]
-                     *           },
-                     *           "citations": [
-                     *             "mem_5d1s8k2p0w4q7x3c9v6b",
-                     *             "mem_2f7g1h5j9k3l8z4x6c0v",
-                     *             "mem_0q9w8e7r6t5y4u3i2o1p"
-                     *           ],
-                     *           "wording": "template:v1",
-                     *           "importance": 8,
-                     *           "createdAt": "2026-02-13T18:00:02.000Z",
-                     *           "updatedAt": "2026-02-13T18:00:02.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        lessons: components["schemas"]["Lesson"][];
-                    };
-                };
-            };
-            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2788,6 +2469,124 @@ export interface operations {
             };
             /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    forgetMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": true,
+                 *       "policy": {
+                 *         "maxAgeDays": 30,
+                 *         "keepImportanceAtLeast": 8
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ForgetRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, or with dryRun what would be */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "policy": {
+                     *         "maxAgeDays": 30,
+                     *         "keepImportanceAtLeast": 8
+                     *       },
+                     *       "policySource": "request",
+                     *       "count": 412,
+                     *       "byKind": {
+                     *         "observation": 405,
+                     *         "reflection": 7
+                     *       },
+                     *       "sample": [
+                     *         "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *         "mem_8c2v5b1n7m4x0z9q3w6e"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForgetReport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ import type { Logger } from "../../lib/logger";
 import type { ReflectionScheduler } from "../../memory/deps";
 import type { ConsolidateDeps } from "../../memory/lessons/consolidate";
 import type { ReflectAgentDeps } from "../../memory/reflect/types";
+import type { Metrics } from "../../metrics";
 import type { Embedder, ImportanceScorer } from "../../providers/types";
 import type { JobName, Payload } from "../catalog";
 
@@ -23,6 +24,8 @@ export type ProcessorDeps = {
   lessons: ConsolidateDeps;
   /** The memory domain and routing rules, for `github.deliver`. */
   ingest: IngestDeps;
+  /** This process's metrics: job durations (the runner) and enrichment lag (the processors). */
+  metrics: Metrics;
 };
 
 /**

@@ -49,8 +49,16 @@ export type RetrieveInput = {
   relevance?: RelevanceKind;
 };
 
-/** The ranked memories, which path ranked them and the ranking values in force. */
-export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast"; ranking: ResolvedRanking };
+/**
+ * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
+ * how many memories the ranking scored (for the metrics, not part of the API answer).
+ */
+export type RetrieveResult = {
+  memories: ScoredMemory[];
+  mode: "exact" | "fast";
+  ranking: ResolvedRanking;
+  candidates: number;
+};
 
 /** Defaults of the non-ranking fields; ranking defaults come from presets.ts and the agent. */
 export const RETRIEVE_DEFAULTS = {
@@ -66,7 +74,14 @@ export const RETRIEVE_DEFAULTS = {
  */
 export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
-type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
+type Row = MemoryRecord & {
+  score: number;
+  sRecency: number;
+  sImportance: number;
+  sRelevance: number;
+  /** The same on every row (a bigint, read as a string). */
+  candidates: number | string;
+};
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
@@ -131,7 +146,12 @@ export async function retrieve(
       relevance: Number(r.sRelevance),
     },
   }));
-  return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode, ranking };
+  return {
+    memories: await withCitationStatus(deps.db, agentId, memories),
+    mode: choice.mode,
+    ranking,
+    candidates: Number(rows[0]?.candidates ?? 0),
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import { getAgentSettings, updateAgentSettings } from "../../../memory/update-ag
 import type { App, AppDeps } from "../../deps";
 import { RANKING_EXAMPLE } from "../../examples";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
+import { RetentionPolicySchema } from "../../retention-schemas";
 import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
@@ -54,6 +55,10 @@ const Body = z
       description:
         "Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged",
     }),
+    retention: RetentionPolicySchema.nullable().optional().openapi({
+      description:
+        "Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged",
+    }),
   })
   .strict();
 
@@ -66,6 +71,7 @@ const Settings = z
     effectiveRetrieval: RankingInForce,
     lessons: Lessons.nullable(),
     effectiveLessons: z.object({ minOutcomes: z.number(), similarity: z.number() }),
+    retention: RetentionPolicySchema.nullable(),
   })
   .openapi("AgentSettings");
 
@@ -78,6 +84,7 @@ const SETTINGS_EXAMPLE = {
   effectiveRetrieval: RANKING_EXAMPLE,
   lessons: { minOutcomes: 3 },
   effectiveLessons: { minOutcomes: 3, similarity: DEFAULT_SIMILARITY },
+  retention: { maxMemories: 10_000, keepImportanceAtLeast: 8 },
 };
 
 const put = createRoute({
@@ -85,7 +92,8 @@ const put = createRoute({
   path: "/v1/agents/{agentId}/settings",
   operationId: "updateAgentSettings",
   tags: ["agents"],
-  summary: "Set the agent's settings (reflection threshold, retrieve defaults, lesson consolidation)",
+  summary:
+    "Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation)",
   request: {
     params: AgentParam,
     body: {
