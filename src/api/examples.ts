@@ -116,7 +116,7 @@ export const LESSON_EXAMPLE = {
   taskType: "deploy",
   polarity: "heuristic",
   description:
-    'For deploy tasks like "Deploy the billing service to staging", blue-green deploy works: 1 of 1 attempts succeeded. Avoid in-place restart for these tasks: it failed 2 times with "port 8080 already in use".',
+    'Lesson for deploy tasks like "Deploy the billing service to staging": blue-green deploy works (1 of 1 attempts succeeded). Avoid in-place restart: it failed 2 times with "port 8080 already in use".',
   confidence: 0.67,
   revision: 1,
   stats: {

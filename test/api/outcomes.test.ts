@@ -143,7 +143,7 @@ describe("consolidation into lessons (offline: template wording)", () => {
     expect(first).toMatchObject({
       taskType: "deploy",
       polarity: "heuristic",
-      description: `For deploy tasks like "${DEPLOY}", blue-green deploy works: 1 of 1 attempts succeeded. Avoid in-place restart for these tasks: it failed 2 times with "${PORT}".`,
+      description: `Lesson for deploy tasks like "${DEPLOY}": blue-green deploy works (1 of 1 attempts succeeded). Avoid in-place restart: it failed 2 times with "${PORT}".`,
       confidence: 0.67,
       revision: 1,
       wording: "template:v1",
@@ -159,7 +159,7 @@ describe("consolidation into lessons (offline: template wording)", () => {
       id: first?.id,
       revision: 2,
       confidence: 0.75,
-      description: `For deploy tasks like "${DEPLOY}", blue-green deploy works: 2 of 2 attempts succeeded. Avoid in-place restart for these tasks: it failed 2 times with "${PORT}".`,
+      description: `Lesson for deploy tasks like "${DEPLOY}": blue-green deploy works (2 of 2 attempts succeeded). Avoid in-place restart: it failed 2 times with "${PORT}".`,
       stats: { outcomes: 4, successes: 2 },
     });
     expect(second?.citations).toContain(d.id);
@@ -202,7 +202,7 @@ describe("consolidation into lessons (offline: template wording)", () => {
     expect(await lessons(offline, agent)).toMatchObject([
       {
         polarity: "anti-pattern",
-        description: `Avoid in-place restart for deploy tasks like "${DEPLOY}": it failed 2 times with "${PORT}".`,
+        description: `Lesson for deploy tasks like "${DEPLOY}": avoid in-place restart: it failed 2 times with "${PORT}".`,
         confidence: 0.75,
       },
     ]);
@@ -266,7 +266,7 @@ describe("consolidation with an LLM (versioned prompt)", () => {
     expect(await lessons(llm, agent)).toMatchObject([
       {
         wording: "template:v1",
-        description: `Avoid in-place restart for deploy tasks like "${DEPLOY}": it failed 3 times with "${PORT}".`,
+        description: `Lesson for deploy tasks like "${DEPLOY}": avoid in-place restart: it failed 3 times with "${PORT}".`,
       },
     ]);
   });

@@ -98,23 +98,25 @@ const strategyName = (s: StrategyStats) => s.strategy ?? "the approach taken";
 export const subject = (f: Pick<LessonFacts, "taskType" | "exampleTask">) =>
   `${f.taskType ? `${f.taskType} tasks` : "tasks"} like "${f.exampleTask}"`;
 
-/** Offline wording (`template:v1`): deterministic sentences from the facts. */
+/**
+ * Offline wording (`template:v1`): deterministic sentences from the facts, e.g.
+ * `Lesson for deploy tasks like "Deploy billing": blue-green deploy works (1 of 1 attempts
+ * succeeded). Avoid in-place restart: it failed 2 times with "port 8080 already in use".`
+ */
 export function templateWording(f: LessonFacts): string {
   const parts: string[] = [];
-  // The subject is named once, in the first sentence; later ones say "these tasks".
-  let about = `for ${subject(f)}`;
   if (f.works) {
     parts.push(
-      `For ${subject(f)}, ${strategyName(f.works)} works: ${f.works.successes} of ${f.works.attempts} attempts succeeded.`,
+      `${strategyName(f.works)} works (${f.works.successes} of ${f.works.attempts} attempts succeeded).`,
     );
-    about = "for these tasks";
   }
   for (const s of f.avoid.slice(0, 2)) {
     const error = s.errors[0] ? ` with "${s.errors[0].error}"` : "";
-    parts.push(`Avoid ${strategyName(s)} ${about}: it failed ${times(s.failures)}${error}.`);
-    about = "for these tasks";
+    parts.push(
+      `${parts.length === 0 ? "avoid" : "Avoid"} ${strategyName(s)}: it failed ${times(s.failures)}${error}.`,
+    );
   }
-  return parts.join(" ");
+  return `Lesson for ${subject(f)}: ${parts.join(" ")}`;
 }
 
 export const TEMPLATE_VERSION = "template:v1";
