@@ -467,7 +467,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual, time filter
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -595,7 +595,7 @@ export interface components {
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual, time filter
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -1486,12 +1486,12 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
-                     *         "vectorShare": 0.6,
+                     *         "vectorShare": 0.85,
                      *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
@@ -2137,12 +2137,12 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
-                     *         "vectorShare": 0.6,
+                     *         "vectorShare": 0.85,
                      *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
@@ -2229,7 +2229,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual, time filter
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -2276,12 +2276,12 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
-                     *         "vectorShare": 0.6,
+                     *         "vectorShare": 0.85,
                      *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",

@@ -27,7 +27,9 @@ export type Ranking = {
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
  * `balanced`, the service default, was chosen on LoCoMo dev and the knowledge-update test
- * (docs/adr/0014-default-ranking.md): relevance 1.5× recency, decay per day, contextual relevance.
+ * (docs/adr/0014-default-ranking.md, bench/tune-frontier.ts): relevance 2.25× recency, 0.998 per
+ * day, contextual relevance leaning on the vector (α 0.85: BM25 favours an old fact that repeats
+ * the question's words over the newer one that replaced it), and the query's time expressions.
  */
 export const PRESETS = {
   paper: {
@@ -47,11 +49,11 @@ export const PRESETS = {
     timeFilter: false,
   },
   balanced: {
-    weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-    decay: 0.993,
+    weights: { recency: 1, importance: 0.5, relevance: 2.25 },
+    decay: 0.998,
     recencyUnit: "day",
     relevance: "contextual",
-    vectorShare: HYBRID_VECTOR_SHARE,
+    vectorShare: 0.85,
     timeFilter: true,
   },
 } as const satisfies Record<string, Ranking>;
