@@ -67,7 +67,7 @@ export async function composeSystem(
       importanceExamples: config.importanceExamples ?? undefined,
     }));
   const clock = overrides.clock ?? systemClock;
-  const queues = composeQueues(config, logger);
+  const queues = composeQueues(config, logger, metrics);
   // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.
   const notifiers = composeNotifiers(queues.sink, logger, {
     embedChunk: providers.embedder.maxBatchSize,
@@ -99,6 +99,7 @@ export async function composeSystem(
     reflection: memory.reflection,
     reflect,
     ingest,
+    metrics,
   });
   // Repository imports run in this process until the catalog has a github.import job (ADR 0015).
   const imports = createInProcessImportQueue(ingest, {

@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { DeliveryProcessor } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { EnrichmentNotifier, ReflectionScheduler } from "../memory/deps";
+import type { Metrics } from "../metrics";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import { createDeliveryNotifier, createQueueNotifier, createReflectionNotifier } from "./notifiers";
@@ -25,14 +26,19 @@ export type JobsPart = {
 /** Enqueues nothing: without Redis and without workers in this process, nobody would run the jobs. */
 const dropping: JobSink & { close(): Promise<void> } = { enqueue: async () => {}, close: async () => {} };
 
-/** Builds the queues: BullMQ with Redis; without it an in-process queue (or nothing, with workers off). */
+/**
+ * Builds the queues: BullMQ with Redis; without it an in-process queue (or nothing, with workers
+ * off). The queue in use reports its depth to `metrics` at scrape time.
+ */
 export function composeQueues(
   config: Config,
   logger: Logger,
+  metrics: Metrics,
 ): Pick<JobsPart, "sink" | "inProcess" | "queues"> {
   const cfg = config.jobs;
   if (config.redisUrl) {
     const bull = createBullQueues(config.redisUrl, cfg);
+    metrics.readQueueDepthFrom(() => bull.counts());
     return { sink: bull, inProcess: null, queues: Object.values(bull.queues) };
   }
   if (cfg.workers === "off") return { sink: dropping, inProcess: null, queues: null };
@@ -42,6 +48,7 @@ export function composeQueues(
     backoffMs: cfg.backoffMs,
     logger,
   });
+  metrics.readQueueDepthFrom(async () => inProcess.counts());
   return { sink: inProcess, inProcess, queues: null };
 }
 

@@ -3,6 +3,7 @@ import { JOBS, type JobName, type Payload } from "../catalog";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
 import { reflectAgentJob } from "./reflect-agent";
+import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
 import type { JobContext, Processor, ProcessorDeps } from "./types";
 
@@ -14,6 +15,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.score": scoreImportance,
   "github.deliver": deliverGithub,
   "agent.reflect": reflectAgentJob,
+  "agent.retain": retainAgentJob,
 };
 
 /**

@@ -3,6 +3,7 @@ import type { IngestDeps } from "../../ingest/github/deps";
 import type { Logger } from "../../lib/logger";
 import type { ReflectionScheduler } from "../../memory/deps";
 import type { ReflectAgentDeps } from "../../memory/reflect/types";
+import type { Metrics } from "../../metrics";
 import type { Embedder, ImportanceScorer } from "../../providers/types";
 import type { JobName, Payload } from "../catalog";
 
@@ -20,6 +21,8 @@ export type ProcessorDeps = {
   reflect: ReflectAgentDeps;
   /** The memory domain and routing rules, for `github.deliver`. */
   ingest: IngestDeps;
+  /** This process's metrics: job durations (the runner) and enrichment lag (the processors). */
+  metrics: Metrics;
 };
 
 /**

@@ -28,6 +28,7 @@ export type ContextResult = {
   memories: ScoredMemory[];
   mode: RetrieveResult["mode"];
   ranking: RetrieveResult["ranking"];
+  candidates: number;
   context: {
     /** The block, present when format is "text". */
     text?: string;
@@ -52,7 +53,12 @@ export async function retrieveContext(
 ): Promise<ContextResult> {
   const { maxTokens, format, ...rest } = input;
   const k = rest.k ?? (maxTokens === undefined ? RETRIEVE_DEFAULTS.k : CONTEXT_DEFAULT_K);
-  const { memories: ranked, mode, ranking } = await retrieve(deps, agentId, { ...rest, k, touch: false });
+  const {
+    memories: ranked,
+    mode,
+    ranking,
+    candidates,
+  } = await retrieve(deps, agentId, { ...rest, k, touch: false });
   const count = createTokenCounter(encoding);
   const fitted =
     maxTokens === undefined
@@ -71,5 +77,5 @@ export async function retrieveContext(
   }
   const context: ContextResult["context"] = { tokens: fitted.tokens, encoding, truncated: fitted.truncated };
   if (format === "text") context.text = formatContext(fitted.memories);
-  return { memories: fitted.memories, mode, ranking, context };
+  return { memories: fitted.memories, mode, ranking, candidates, context };
 }

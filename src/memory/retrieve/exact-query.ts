@@ -36,7 +36,8 @@ export function fullRankQuery(p: RankParams): SQL {
       WHERE ${where}
     ),
     b AS (
-      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
+      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
+        count(*) AS n FROM cand
     ),
     ${scoreAndSelect(p)}`;
 }

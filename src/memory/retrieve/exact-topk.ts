@@ -114,6 +114,6 @@ export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
       FROM memories m LEFT JOIN d ON d.id = m.id
       WHERE m.agent_id = ${agent} AND NOT (SELECT certain FROM g)
     ),
-    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi FROM bnd),
+    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi, (SELECT count(*) FROM cand) AS n FROM bnd),
     ${scoreAndSelect(p)}`;
 }

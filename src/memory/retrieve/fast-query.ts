@@ -100,7 +100,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
     b AS MATERIALIZED (
       SELECT bnd.rlo, bnd.rhi, bnd.ilo, bnd.ihi,
         least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS vlo,
-        (SELECT max(rel) FROM cand) AS vhi
+        (SELECT max(rel) FROM cand) AS vhi, (SELECT count(*) FROM cand) AS n
       FROM bnd
     ),
     ${scoreAndSelect(p)}`;

@@ -76,7 +76,8 @@ const scale = (col: string, lo: string, hi: string, missing: number) =>
 
 /**
  * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
- * raw values) and `b` (their bounds), scales, weights, takes the top k and reads the rows.
+ * raw values) and `b` (their bounds, and `n`: how many candidates were scored), scales, weights,
+ * takes the top k and reads the rows.
  */
 export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">): SQL {
   return sql`
@@ -100,7 +101,8 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">)
       m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
       m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
-      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
+      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
+      (SELECT n FROM b) AS candidates
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
 }

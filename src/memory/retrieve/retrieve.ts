@@ -57,11 +57,15 @@ export type RetrieveInput = {
 /** The createdAt window a time expression in the query limited the candidates to (ISO, [start, end)). */
 export type AppliedTimeWindow = { start: string; end: string } | null;
 
-/** The ranked memories, which path ranked them and the ranking values in force. */
+/**
+ * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
+ * how many memories the ranking scored (for the metrics, not part of the API answer).
+ */
 export type RetrieveResult = {
   memories: ScoredMemory[];
   mode: "exact" | "fast";
   ranking: ResolvedRanking & { timeWindow: AppliedTimeWindow };
+  candidates: number;
 };
 
 /** Defaults of the non-ranking fields; ranking defaults come from presets.ts and the agent. */
@@ -78,7 +82,14 @@ export const RETRIEVE_DEFAULTS = {
  */
 export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
-type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
+type Row = MemoryRecord & {
+  score: number;
+  sRecency: number;
+  sImportance: number;
+  sRelevance: number;
+  /** The same on every row (a bigint, read as a string). */
+  candidates: number | string;
+};
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
@@ -155,6 +166,7 @@ export async function retrieve(
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
     },
+    candidates: Number(rows[0]?.candidates ?? 0),
   };
 }
 

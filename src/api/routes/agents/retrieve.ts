@@ -143,11 +143,12 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const timer = deps.metrics.retrieveDuration.startTimer();
-    const result =
+    const { candidates, ...answer } =
       body.maxTokens !== undefined || body.format !== undefined
         ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
         : await retrieve(deps.memory, agentId, body);
     // The relevance that ranked (a default may have supplied it), not the request's field.
-    timer({ mode: result.mode, relevance: result.ranking.relevance });
-    return c.json(result, 200);
+    timer({ mode: answer.mode, relevance: answer.ranking.relevance });
+    deps.metrics.retrieveCandidates.observe({ mode: answer.mode }, candidates);
+    return c.json(answer, 200);
   });
