@@ -432,6 +432,36 @@ if (only.includes("diag")) {
   );
 }
 
+if (only.includes("relx2")) {
+  const ro = (name: string, rel: Rel) =>
+    add({
+      name: `relevance only, ${name}`,
+      rel: [name, rel],
+      w: [0, 0, 1],
+      decay: 0.99,
+      unit: H,
+      filter: timeFilter,
+    });
+  for (const a of [0.5, 0.6, 0.7])
+    for (const sh of [0.5, 0.7, 1])
+      ro(`ctx on parts α${a} ${sh}`, (docs, q) =>
+        fuse(
+          withNeighbours(minMax(cosine(docs, q.vec), 0), sh),
+          withNeighbours(minMax(bm25(docs, terms1(q)), 0), sh),
+          a,
+        ),
+      );
+  for (const [sp, sn] of [
+    [0.7, 0],
+    [0, 0.7],
+    [0.7, 0.5],
+    [0.5, 0.7],
+  ] as const)
+    ro(`max(prev·${sp}, next·${sn})`, (docs, q) => {
+      const f = hybridOf(HYBRID_VECTOR_SHARE)(docs, q);
+      return f.map((x, i) => x + Math.max(sp * (f[i - 1] ?? 0), sn * (f[i + 1] ?? 0)));
+    });
+}
 if (only.includes("relx")) {
   const ro = (name: string, rel: Rel) =>
     add({
