@@ -21,6 +21,11 @@ export type RankParams = {
   fresh?: FreshVector[];
   /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
   lexical?: LexicalQuery;
+  /**
+   * From a time expression in the query (time-window.ts): only memories created in [start, end)
+   * are candidates, unless none of the filtered memories is. Exact path only.
+   */
+  timeWindow?: { start: Date; end: Date } | null;
   now: Date;
   decay: number;
   /** The time unit `decay` applies per; absent = hour (the paper's). */
@@ -55,6 +60,23 @@ export function maxRecencyUnits(decay: number): number {
   return decay < 1 ? RECENCY_FLOOR_EXPONENT / -Math.log(decay) : Number.MAX_VALUE;
 }
 const RECENCY_FLOOR_EXPONENT = 600;
+
+/**
+ * The time window as a `tw` CTE and a condition on `memories`: inside the window, or anywhere
+ * when no memory passing `where` is inside (a question about a quiet week still gets an answer).
+ * Both are evaluated in the ranking statement itself; `tw` is computed once (an InitPlan).
+ */
+export function timeWindowSql(
+  window: RankParams["timeWindow"],
+  where: SQL | undefined,
+): { cte: SQL; cond: SQL | undefined } {
+  if (!window) return { cte: sql``, cond: undefined };
+  const inside = sql`memories.created_at >= ${window.start.toISOString()}::timestamptz AND memories.created_at < ${window.end.toISOString()}::timestamptz`;
+  return {
+    cte: sql`tw AS (SELECT EXISTS (SELECT 1 FROM memories WHERE ${where} AND ${inside}) AS hit),`,
+    cond: sql`(NOT (SELECT hit FROM tw) OR (${inside}))`,
+  };
+}
 
 export const scale = (col: string, lo: string, hi: string, missing: number) =>
   sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}
