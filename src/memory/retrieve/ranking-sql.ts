@@ -85,9 +85,10 @@ export const scale = (col: string, lo: string, hi: string, missing: number) =>
 /**
  * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
  * raw values) and `b` (their bounds, and `n`: how many candidates were scored), scales, weights,
- * takes the top k and reads the rows.
+ * takes the top k and reads the rows. `extraColumns` (each starting with a comma) are appended to
+ * every row, e.g. a stopping test.
  */
-export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">): SQL {
+export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">, extraColumns = sql``): SQL {
   return sql`
     scaled AS (
       SELECT c.id, ${scale("rec", "rlo", "rhi", 0)} AS recency,
@@ -105,7 +106,7 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">)
     )
     SELECT ${memoryColumns},
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
-      (SELECT n FROM b) AS candidates
+      (SELECT n FROM b) AS candidates ${extraColumns}
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
 }

@@ -10,7 +10,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
-import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
+import { fastRank, useIndexPaths } from "./fast-query";
 import { chooseMode, type RetrieveMode } from "./mode";
 import {
   type PresetName,
@@ -151,11 +151,19 @@ export async function retrieve(
   const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
+  let mode = choice.mode;
   const rows = await deps.db.transaction(async (tx) => {
-    if (choice.mode === "exact") await useExactScan(tx);
-    else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
-    const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
-    const ranked = await queryRows<Row>(tx, query);
+    let ranked: Row[] | null = null;
+    if (choice.mode === "fast") {
+      await useIndexPaths(tx);
+      ranked = (await fastRank<Row & { certain: boolean }>(tx, params, choice.index))?.rows ?? null;
+      // No round was certain within the depth limit: the exact ranking, reported as such.
+      if (!ranked) mode = "exact";
+    }
+    if (!ranked) {
+      await useExactScan(tx);
+      ranked = await queryRows<Row>(tx, exactRankQuery(params));
+    }
     if (!params.touch) return ranked;
     const touched = await touchMemories(
       tx,
@@ -177,10 +185,10 @@ export async function retrieve(
   }));
   // The fast path takes its candidates from indexes and has no time window (filters are a 400
   // there; a default time filter is dropped instead, and the answer says no window applied).
-  const window = choice.mode === "exact" ? params.timeWindow : null;
+  const window = mode === "exact" ? params.timeWindow : null;
   return {
     memories: await withCitationStatus(deps.db, agentId, memories),
-    mode: choice.mode,
+    mode,
     ranking: {
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
@@ -240,10 +248,12 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
  *   temporary files at the default 4 MB.
  * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
  *   by merge sorted every distance row by its text id (~10× the hash join).
+ * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
  */
 async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`,
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
+      set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
   );
 }
 
