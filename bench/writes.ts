@@ -11,7 +11,8 @@
  * (512,1536), BENCH_WRITES_BATCHES (100,1000), BENCH_WRITES_CLIENTS (1,4), BENCH_WRITES_MEMORIES
  * (memories per figure, default 10,000), BENCH_WRITES_PROFILE=dir (a CPU profile of the server
  * over each figure's timed requests in the first round, `dir/<dims>-<batch>-<clients>.cpuprofile`;
- * summarize with `npx tsx bench/lib/profile-summary.ts dir/*.cpuprofile`).
+ * summarize with `npx tsx bench/lib/profile-summary.ts dir/*.cpuprofile`), BENCH_WRITES_SERVER (the
+ * write-server.ts of another checkout, to compare before and after with the same client).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -46,7 +47,7 @@ for (const dims of DIMS)
 
 try {
   // Four distinct bodies per shape, reused: ids are the server's, so a body may be sent again.
-  const bodies = new Map<string, string[]>();
+  const bodies = new Map<string, Buffer[]>();
   for (const f of figures) {
     const k = `${f.dims}/${f.batch}`;
     if (!bodies.has(k)) bodies.set(k, Array.from({ length: 4 }, () => body(f.batch, f.dims)));
@@ -54,7 +55,7 @@ try {
   for (let round = 1; round <= REPEAT; round++) {
     for (const f of figures) {
       const profile = PROFILE && round === 1 ? `${PROFILE}/${f.dims}-${f.batch}-${f.clients}.cpuprofile` : "";
-      const r = await measure(bodies.get(`${f.dims}/${f.batch}`) as string[], f.batch, f.clients, profile);
+      const r = await measure(bodies.get(`${f.dims}/${f.batch}`) as Buffer[], f.batch, f.clients, profile);
       f.perSec.push(r.perSec);
       f.requestMs.push(...r.requestMs);
       console.log(
@@ -84,14 +85,14 @@ printTable(rows);
 console.log(`\nresults: ${writeResults("writes", { at: new Date().toISOString(), rows })}`);
 
 /** One figure: `clients` concurrent clients share ~MEMORIES memories in batches; stored count checked. */
-async function measure(pool: string[], batch: number, clients: number, profile: string) {
+async function measure(pool: Buffer[], batch: number, clients: number, profile: string) {
   await sql`TRUNCATE memories CASCADE`;
   const perClient = Math.max(1, Math.round(MEMORIES / (batch * clients)));
   const requestMs: number[] = [];
   const client = async (c: number, n: number, timed: boolean) => {
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      await post(pool[(c + i) % pool.length] as string);
+      await post(pool[(c + i) % pool.length] as Buffer);
       if (timed) requestMs.push(performance.now() - t0);
     }
   };
@@ -114,7 +115,7 @@ async function tell(m: { profile: "start" | "stop"; file?: string }) {
   await once(server, "message");
 }
 
-async function post(json: string) {
+async function post(json: Buffer) {
   const res = await fetch(`${origin()}/v1/agents/${AGENT}/memories`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
@@ -124,9 +125,10 @@ async function post(json: string) {
   if (res.status !== 201) throw new Error(`batch POST: ${res.status} ${text.slice(0, 300)}`);
 }
 
-function body(n: number, dims: number): string {
+/** A batch as UTF-8 bytes (so the client does not encode 10–30 MB per request on the shared cores). */
+function body(n: number, dims: number): Buffer {
   const vec = () => Array.from({ length: dims }, () => Math.random() * 2 - 1);
-  return JSON.stringify({
+  const json = JSON.stringify({
     memories: Array.from({ length: n }, (_, i) => ({
       description: `write ${i}`,
       importance: 5,
@@ -134,6 +136,7 @@ function body(n: number, dims: number): string {
       embeddingModel: `bench-writes-${dims}`,
     })),
   });
+  return Buffer.from(json);
 }
 
 /** Starts bench/lib/write-server.ts; resolves once it listens. */
@@ -141,7 +144,11 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
   if (PROFILE) mkdirSync(PROFILE, { recursive: true });
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", new URL("./lib/write-server.ts", import.meta.url).pathname],
+    [
+      "--import",
+      "tsx",
+      process.env.BENCH_WRITES_SERVER ?? new URL("./lib/write-server.ts", import.meta.url).pathname,
+    ],
     { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["pipe", "pipe", "inherit", "ipc"] },
   );
   const out = child.stdout as NodeJS.ReadableStream;
