@@ -50,7 +50,11 @@ try {
   const bodies = new Map<string, Buffer[]>();
   for (const f of figures) {
     const k = `${f.dims}/${f.batch}`;
-    if (!bodies.has(k)) bodies.set(k, Array.from({ length: 4 }, () => body(f.batch, f.dims)));
+    if (!bodies.has(k))
+      bodies.set(
+        k,
+        Array.from({ length: 4 }, () => body(f.batch, f.dims)),
+      );
   }
   for (let round = 1; round <= REPEAT; round++) {
     for (const f of figures) {

@@ -44,7 +44,9 @@ for (const file of files) {
 const print = (title: string, m: Map<string, number>, n: number) => {
   console.log(`\n${title} (of ${(total / 1e6).toFixed(1)} s sampled)`);
   for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n))
-    console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+    console.log(
+      `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`,
+    );
 };
 print("self time by function", byFunction, top);
 print("self time by package", byPackage, 20);
@@ -65,5 +67,11 @@ function packageOf(url: string, fn: string): string {
   }
   if (url.startsWith("node:")) return "node internals";
   const src = url.search(/\/src\//);
-  return src >= 0 ? url.slice(src + 1).split("/").slice(0, 3).join("/") : url;
+  return src >= 0
+    ? url
+        .slice(src + 1)
+        .split("/")
+        .slice(0, 3)
+        .join("/")
+    : url;
 }

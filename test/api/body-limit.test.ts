@@ -17,7 +17,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (agent: string, body: BodyInit, extra: RequestInit = {}) =>
+const post = (agent: string, body: string | ReadableStream<Uint8Array>, extra: RequestInit = {}) =>
   fetch(`${server.url}/v1/agents/${agent}/memories`, {
     method: "POST",
     headers: { "content-type": "application/json" },
