@@ -383,6 +383,12 @@ export interface components {
                 embedding?: string;
             };
         };
+        CreatedIds: {
+            ids: string[];
+        };
+        CreatedId: {
+            id: string;
+        };
         Error: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -1069,7 +1075,10 @@ export interface operations {
     createMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `return=minimal` (RFC 7240): answer only the new ids in input order (`{ids}` for a batch, `{id}` for one memory) instead of every stored memory; the answer then carries `Preference-Applied: return=minimal`. Saves serializing and reading back up to 1,000 memories per batch. */
+                prefer?: string;
+            };
             path: {
                 /** @description URL-encode `/` as %2F */
                 agentId: string;
@@ -1093,7 +1102,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Stored */
+            /** @description Stored: the memory, or `{memories}` for a batch; with `Prefer: return=minimal`, `{id}` or `{ids}` */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1121,7 +1130,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Memory"] | {
                         memories: components["schemas"]["Memory"][];
-                    };
+                    } | components["schemas"]["CreatedIds"] | components["schemas"]["CreatedId"];
                 };
             };
             /** @description Invalid input; `details.field` names the field (`invalid_request`) */
