@@ -14,9 +14,9 @@ const MIN_STREAM = 30_000;
 /** Memories taken by relevance alone to seed the k-th score. */
 const MOST_RELEVANT = 100;
 
-/** Whether `exactTopKQuery` applies: vector relevance, no filters, no negative weight. */
+/** Whether `exactTopKQuery` applies: vector relevance, no filters or time window, no negative weight. */
 export function topKApplies(p: RankParams): boolean {
-  const filtered = Object.values(p.filters).some((v) => v !== undefined);
+  const filtered = Object.values(p.filters).some((v) => v !== undefined) || Boolean(p.timeWindow);
   const w = p.weights;
   return (
     p.query !== null && !p.lexical && !filtered && w.recency >= 0 && w.importance >= 0 && w.relevance >= 0
@@ -129,6 +129,6 @@ export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
       FROM memories m LEFT JOIN d ON d.id = m.id
       WHERE m.agent_id = ${agent} AND NOT (SELECT certain FROM g)
     ),
-    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi FROM bnd),
+    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi, (SELECT count(*) FROM cand) AS n FROM bnd),
     ${scoreAndSelect(p)}`;
 }

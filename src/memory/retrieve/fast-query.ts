@@ -107,7 +107,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
     b AS MATERIALIZED (
       SELECT bnd.rlo, bnd.rhi, bnd.ilo, bnd.ihi,
         least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS vlo,
-        (SELECT max(rel) FROM cand) AS vhi
+        (SELECT max(rel) FROM cand) AS vhi, (SELECT count(*) FROM cand) AS n
       FROM bnd
     ),
     -- τ: the best score a memory in neither list can have; NULL when the b list holds every memory.

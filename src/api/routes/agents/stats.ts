@@ -14,11 +14,20 @@ const Stats = z
       reflection: z.number(),
       plan: z.number(),
       document: z.number(),
+      outcome: z.number(),
+      lesson: z.number(),
     }),
     importance: Counts,
     embedding: Counts,
     oldest: z.string().nullable(),
     newest: z.string().nullable(),
+    forgotten: z
+      .number()
+      .openapi({ description: "Memories deleted by retention (agent.retain job and forget), all time" }),
+    retainedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Last run of the agent's retention policy; null = never" }),
   })
   .openapi("AgentStats");
 
