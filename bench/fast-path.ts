@@ -4,7 +4,8 @@
  *   npx tsx bench/fast-path.ts --db memstream_bench_1000000_512 [--dist clustered] [--queries 20]
  *     [--agent bench-main] [--runs 2] [--explain]
  * Exact answers (seconds each at 1M) are computed once per (db, agent, model, queries) at a fixed
- * `now` and cached in bench/results/fast-path-exact-<db>-<dist>-<agent>.json; delete it after
+ * `now` and cached in bench/results/fast-path-exact-<db>-<dist>-<agent>.json (recomputed when
+ * the agent's latest access moved, e.g. after the retrieval bench's touch); delete it after
  * changing the dataset or the exact query. Never creates or changes a dataset.
  * FAST_DEPTH=relevance,recImp sets the first round's depths.
  */
@@ -50,13 +51,18 @@ const index = await findHnswIndex(db, model, dims);
 if (!index) throw new Error(`no HNSW index for ${model} in ${a.db}`);
 const vectors = await queryVectors(db, a.agent, model, dims, a.dist, count);
 
-type Cache = { now: string; exact: string[][] };
+type Cache = { now: string; exact: string[][]; lastAccess?: string };
 const cacheName = `fast-path-exact-${a.db}-${a.dist}-${a.agent}`;
 const cachePath = new URL(`results/${cacheName}.json`, import.meta.url).pathname;
 let cache: Cache | null = existsSync(cachePath)
   ? (JSON.parse(readFileSync(cachePath, "utf8")) as Cache)
   : null;
-if (cache && cache.exact.length < count) cache = null;
+// The retrieval bench's touch moves last accesses, which changes the exact answers: recompute then.
+const [{ lastAccess } = { lastAccess: "" }] = await queryRows<{ lastAccess: string }>(
+  db,
+  sql`SELECT max(last_accessed_at)::text AS "lastAccess" FROM memories WHERE agent_id = ${a.agent}`,
+);
+if (cache && (cache.exact.length < count || cache.lastAccess !== lastAccess)) cache = null;
 const now = new Date(cache?.now ?? new Date().toISOString());
 const params = (i: number): RankParams => ({
   agentId: a.agent,
@@ -80,7 +86,7 @@ if (!cache) {
     exact.push(rows.map((r) => r.id));
     process.stdout.write(".");
   }
-  cache = { now: now.toISOString(), exact };
+  cache = { now: now.toISOString(), exact, lastAccess };
   console.log(`\nexact answers cached: ${writeResults(cacheName, cache)}`);
 }
 const exact = cache.exact;
