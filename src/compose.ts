@@ -2,11 +2,7 @@ import type { AppDeps } from "./api/deps";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
-import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
-import {
-  createInProcessImportQueue,
-  type InProcessImportQueue,
-} from "./ingest/github/import/in-process-imports";
+import type { DeliveryProcessor, ImportQueue, IngestDeps } from "./ingest/github/deps";
 import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
@@ -28,7 +24,7 @@ export type System = {
   providers: Providers;
   memory: MemoryDeps;
   /** GitHub ingestion: what processing needs, where accepted deliveries and opened imports are sent. */
-  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: InProcessImportQueue };
+  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: ImportQueue };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
   app: AppDeps;
@@ -101,6 +97,7 @@ export async function composeSystem(
     reflection: memory.reflection,
     reflect,
     ingest,
+    github: { token: config.github.token, baseUrl: config.github.apiUrl },
     // Cached: each consolidation embeds its task type's recent task texts again.
     lessons: {
       db: database.db,
@@ -111,11 +108,7 @@ export async function composeSystem(
     },
     metrics,
   });
-  // Repository imports run in this process until the catalog has a github.import job (ADR 0015).
-  const imports = createInProcessImportQueue(ingest, {
-    token: config.github.token,
-    baseUrl: config.github.apiUrl,
-  });
+  const imports = notifiers.imports;
   const app: AppDeps = {
     config,
     logger,
@@ -141,7 +134,6 @@ export async function composeSystem(
     async close() {
       // Workers finish the jobs in hand before their database goes away.
       await jobs.closeWorkers();
-      await imports.drain();
       await jobs.part.sink.close();
       await database.close();
     },

@@ -70,6 +70,15 @@ export const JOBS = {
     payload: z.object({ deliveryId: z.string().min(1).max(100) }).strict(),
     key: (p) => p.deliveryId,
   }),
+  /**
+   * Run (or resume) a repository import (`src/jobs/processors/import-github.ts`): the import row
+   * holds its phase and next page, so a re-run continues where the last committed page left off.
+   * `agentId` is the agent that asked (an import writes only to agents named on its row).
+   */
+  "github.import": job({
+    payload: z.object({ importId: z.string().min(1).max(64), agentId: z.string().min(1).max(200) }).strict(),
+    key: (p) => p.importId,
+  }),
   /** Run a threshold reflection for an agent whose summed importance reached its threshold. */
   "agent.reflect": job({
     payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),

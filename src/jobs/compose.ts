@@ -1,6 +1,6 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { DeliveryProcessor } from "../ingest/github/deps";
+import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { EnrichmentNotifier, OutcomeScheduler, ReflectionScheduler } from "../memory/deps";
 import type { Metrics } from "../metrics";
@@ -8,6 +8,7 @@ import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import {
   createDeliveryNotifier,
+  createImportNotifier,
   createOutcomeNotifier,
   createQueueNotifier,
   createReflectionNotifier,
@@ -66,6 +67,7 @@ export function composeNotifiers(
   enrichment: EnrichmentNotifier;
   reflection: ReflectionScheduler | null;
   deliveries: DeliveryProcessor;
+  imports: ImportQueue;
   outcomes: OutcomeScheduler;
 } {
   return {
@@ -74,6 +76,7 @@ export function composeNotifiers(
       ? createReflectionNotifier({ sink, due: opts.dueForReflection, logger })
       : null,
     deliveries: createDeliveryNotifier({ sink, logger }),
+    imports: createImportNotifier({ sink, logger }),
     outcomes: createOutcomeNotifier({ sink, logger }),
   };
 }

@@ -1,4 +1,4 @@
-import type { DeliveryProcessor } from "../ingest/github/deps";
+import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { EnrichmentNotifier, OutcomeScheduler, PendingWork, ReflectionScheduler } from "../memory/deps";
 import { chunk } from "../providers/batching";
@@ -88,6 +88,13 @@ export function createDeliveryNotifier(opts: { sink: JobSink; logger: Logger }):
   return {
     enqueue: (deliveryId) =>
       announce(opts.sink, opts.logger, [jobRequest("github.deliver", { deliveryId })], { deliveryId }),
+  };
+}
+
+/** An opened repository import → a `github.import` job (job id from the import id). */
+export function createImportNotifier(opts: { sink: JobSink; logger: Logger }): ImportQueue {
+  return {
+    enqueue: (ref) => announce(opts.sink, opts.logger, [jobRequest("github.import", ref)], ref),
   };
 }
 

@@ -28,4 +28,6 @@ export type Memory = {
 export type ScoredMemory = Memory & {
   score: number;
   scores: { recency: number; importance: number; relevance: number };
+  /** Index of the section it was ranked in, when the request had sections. */
+  section?: number;
 };

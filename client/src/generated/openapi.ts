@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -479,6 +479,8 @@ export interface components {
                 importance: number;
                 relevance: number;
             };
+            /** @description Index of its section (requests with sections) */
+            section?: number;
         };
         /** @description The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's */
         Ranking: {
@@ -513,6 +515,13 @@ export interface components {
             /** @enum {string} */
             encoding: "cl100k_base" | "o200k_base";
             truncated: boolean;
+            /** @description Per section (requests with sections): header, kinds, memories returned, cut by the budget */
+            sections?: {
+                title: string;
+                kinds: string[] | null;
+                count: number;
+                truncated: boolean;
+            }[];
         };
         RetrieveRequest: {
             /** @example CI is failing on main again */
@@ -585,10 +594,36 @@ export interface components {
             /** @description Return the best-first prefix whose text block (format text) fits in this many tokens, counted with the configured encoding */
             maxTokens?: number;
             /**
+             * @description A context block in sections (at most 8), in this order, under one maxTokens: e.g. lessons, then reflections, then observations. Each memory goes to the section naming its kind (a kind in one section only; a section without kinds takes every kind no section names), each section ranks its own top k. The budget goes to section 0's best-first prefix, then section 1's from what is left, and so on. Not with kinds or mode fast.
+             * @example [
+             *       {
+             *         "kinds": [
+             *           "reflection"
+             *         ],
+             *         "k": 5
+             *       },
+             *       {
+             *         "kinds": [
+             *           "observation",
+             *           "document"
+             *         ]
+             *       }
+             *     ]
+             */
+            sections?: components["schemas"]["ContextSection"][];
+            /**
              * @description "text" adds `context.text`, a prompt-ready block of the returned memories
              * @enum {string}
              */
             format?: "json" | "text";
+        };
+        ContextSection: {
+            /** @description Kinds in this section; absent = every kind no other section names */
+            kinds?: ("observation" | "reflection" | "plan" | "document")[];
+            /** @description Candidates ranked for this section; default the request's k (or its default) */
+            k?: number;
+            /** @description Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)" */
+            title?: string;
         };
         GithubDeliveryAccepted: {
             deliveryId: string;

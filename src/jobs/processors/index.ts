@@ -3,6 +3,7 @@ import { JOBS, type JobName, type Payload } from "../catalog";
 import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
+import { importGithub } from "./import-github";
 import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
@@ -15,6 +16,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.embed": embedMemories,
   "memories.score": scoreImportance,
   "github.deliver": deliverGithub,
+  "github.import": importGithub,
   "agent.reflect": reflectAgentJob,
   "outcomes.consolidate": consolidateOutcomesJob,
   "agent.retain": retainAgentJob,

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import type { IngestDeps } from "../../ingest/github/deps";
+import type { GithubAccess } from "../../ingest/github/import/run-import";
 import type { Logger } from "../../lib/logger";
 import type { ReflectionScheduler } from "../../memory/deps";
 import type { ConsolidateDeps } from "../../memory/lessons/consolidate";
@@ -24,6 +25,8 @@ export type ProcessorDeps = {
   lessons: ConsolidateDeps;
   /** The memory domain and routing rules, for `github.deliver`. */
   ingest: IngestDeps;
+  /** Where the GitHub REST API is and its token, for `github.import`. */
+  github: GithubAccess;
   /** This process's metrics: job durations (the runner) and enrichment lag (the processors). */
   metrics: Metrics;
 };
