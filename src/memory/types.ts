@@ -1,6 +1,6 @@
 /** The memory as the domain and the API see it. */
 
-export const MEMORY_KINDS = ["observation", "reflection", "plan", "document"] as const;
+export const MEMORY_KINDS = ["observation", "reflection", "plan", "document", "outcome", "lesson"] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
 /** Kinds a caller may write directly; `document` sections are written by a document import only. */
