@@ -1,12 +1,18 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { DeliveryProcessor } from "../ingest/github/deps";
+import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
-import type { EnrichmentNotifier, ReflectionScheduler } from "../memory/deps";
+import type { EnrichmentNotifier, OutcomeScheduler, ReflectionScheduler } from "../memory/deps";
 import type { Metrics } from "../metrics";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
-import { createDeliveryNotifier, createQueueNotifier, createReflectionNotifier } from "./notifiers";
+import {
+  createDeliveryNotifier,
+  createImportNotifier,
+  createOutcomeNotifier,
+  createQueueNotifier,
+  createReflectionNotifier,
+} from "./notifiers";
 import type { ProcessorDeps } from "./processors";
 import { createBullQueues } from "./queues";
 import { startWorkers, type Workers } from "./runner";
@@ -57,13 +63,21 @@ export function composeNotifiers(
   sink: JobSink,
   logger: Logger,
   opts: { embedChunk: number; dueForReflection: ((agentId: string) => Promise<boolean>) | null },
-): { enrichment: EnrichmentNotifier; reflection: ReflectionScheduler | null; deliveries: DeliveryProcessor } {
+): {
+  enrichment: EnrichmentNotifier;
+  reflection: ReflectionScheduler | null;
+  deliveries: DeliveryProcessor;
+  imports: ImportQueue;
+  outcomes: OutcomeScheduler;
+} {
   return {
     enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
     reflection: opts.dueForReflection
       ? createReflectionNotifier({ sink, due: opts.dueForReflection, logger })
       : null,
     deliveries: createDeliveryNotifier({ sink, logger }),
+    imports: createImportNotifier({ sink, logger }),
+    outcomes: createOutcomeNotifier({ sink, logger }),
   };
 }
 

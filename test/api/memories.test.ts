@@ -147,6 +147,58 @@ describe("POST memories", () => {
     }
   });
 
+  it("answers only the ids, in input order, when the client prefers return=minimal", async () => {
+    const agent = uniq("minimal");
+    const memories = Array.from({ length: 5 }, (_, i) => ({
+      description: `lean ${i}`,
+      importance: 3,
+      embedding: Array.from({ length: 64 }, (_, j) => Math.cos(i + j)),
+    }));
+    const res = await t.call(
+      "POST",
+      `${agentPath(agent)}/memories`,
+      { memories },
+      { prefer: 'respond-async, RETURN = "minimal"' },
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.get("preference-applied")).toBe("return=minimal");
+    const { ids, ...rest } = (await res.json()) as { ids: string[] };
+    expect(rest).toEqual({});
+    expect(ids).toHaveLength(5);
+    for (const [i, id] of ids.entries()) {
+      const got = (await (await t.call("GET", `${agentPath(agent)}/memories/${id}`)).json()) as Mem;
+      expect(got.description).toBe(`lean ${i}`);
+      expect(got.status).toEqual({ importance: "ready", embedding: "ready" });
+    }
+    const one = await t.call(
+      "POST",
+      `${agentPath(agent)}/memories`,
+      { description: "single" },
+      { prefer: "return=minimal" },
+    );
+    expect(Object.keys((await one.json()) as object)).toEqual(["id"]);
+    const full = await t.call(
+      "POST",
+      `${agentPath(agent)}/memories`,
+      { memories: [{ description: "full" }] },
+      { prefer: "return=representation" },
+    );
+    expect(full.headers.get("preference-applied")).toBeNull();
+    expect(((await full.json()) as { memories: Mem[] }).memories[0]?.description).toBe("full");
+  });
+
+  it("a 1,000-memory batch with one vector of the wrong dimension stores nothing, naming it", async () => {
+    const agent = uniq("dims");
+    const memories = Array.from({ length: 1000 }, (_, i) => ({
+      description: `v ${i}`,
+      embedding: Array.from({ length: i === 777 ? 63 : 64 }, (_, j) => Math.sin(i * j + 1)),
+    }));
+    const res = await t.call("POST", `${agentPath(agent)}/memories`, { memories });
+    await expectError(res, 400, "invalid_request", "memories[777].embedding");
+    const stats = (await (await t.call("GET", `${agentPath(agent)}/stats`)).json()) as { total: number };
+    expect(stats.total).toBe(0);
+  });
+
   it("a batch with one bad item stores nothing", async () => {
     const agent = uniq("atomic");
     const res = await t.call("POST", `${agentPath(agent)}/memories`, {
@@ -325,7 +377,7 @@ describe("list, get, patch, delete, erase, stats", () => {
     expect(stats).toEqual({
       agentId: a,
       total: 3,
-      byKind: { observation: 2, reflection: 0, plan: 1, document: 0 },
+      byKind: { observation: 2, reflection: 0, plan: 1, document: 0, outcome: 0, lesson: 0 },
       importance: { pending: 2, ready: 1, failed: 0 },
       embedding: { pending: 3, ready: 0, failed: 0 },
       oldest: "2024-01-01T00:00:00.000Z",

@@ -1,0 +1,181 @@
+/**
+ * Batch writes through the HTTP API: `npm run bench:writes`. The service runs as its own process
+ * (bench/lib/write-server.ts: real HTTP, an API key, no workers) on its own database
+ * (`memstream_bench_writes`, emptied before each figure); clients POST batches of memories with
+ * vectors supplied (importance 5, a model of its own, so no HNSW index) and count memories stored
+ * per second, wall clock, from the first request to the last answer.
+ *
+ * Every figure runs BENCH_WRITES_REPEAT times (default 3, rounds interleaved so a busy spell of the
+ * shared machine does not land on one figure) and the median is printed. Bodies are built before
+ * the clock starts: the figure is the service's, not the client's. Knobs: BENCH_WRITES_DIMS
+ * (512,1536), BENCH_WRITES_BATCHES (100,1000), BENCH_WRITES_CLIENTS (1,4), BENCH_WRITES_MEMORIES
+ * (memories per figure, default 10,000), BENCH_WRITES_PROFILE=dir (a CPU profile of the server
+ * over each figure's timed requests in the first round, `dir/<dims>-<batch>-<clients>.cpuprofile`;
+ * summarize with `npx tsx bench/lib/profile-summary.ts dir/*.cpuprofile`), BENCH_WRITES_SERVER (the
+ * write-server.ts of another checkout, to compare before and after with the same client).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync } from "node:fs";
+import postgres from "postgres";
+import { openDatabase } from "../src/db/client";
+import { printTable, quantile, writeResults } from "./lib/stats";
+
+const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NAME = "memstream_bench_writes";
+const AGENT = "bench-writer";
+const KEY = "bench-writes-key";
+const nums = (v: string | undefined, d: number[]) => (v ? v.split(",").map(Number) : d);
+const DIMS = nums(process.env.BENCH_WRITES_DIMS, [512, 1536]);
+const BATCHES = nums(process.env.BENCH_WRITES_BATCHES, [100, 1000]);
+const CLIENTS = nums(process.env.BENCH_WRITES_CLIENTS, [1, 4]);
+const MEMORIES = Number(process.env.BENCH_WRITES_MEMORIES ?? 10_000);
+const REPEAT = Number(process.env.BENCH_WRITES_REPEAT ?? 3);
+const PROFILE = process.env.BENCH_WRITES_PROFILE;
+
+let port = 0;
+const origin = () => `http://127.0.0.1:${port}`;
+const url = await ensureDatabase();
+const server = await startServer(url);
+const sql = postgres(url, { max: 1, onnotice: () => {} });
+
+type Figure = { dims: number; batch: number; clients: number; perSec: number[]; requestMs: number[] };
+const figures: Figure[] = [];
+for (const dims of DIMS)
+  for (const batch of BATCHES)
+    for (const clients of CLIENTS) figures.push({ dims, batch, clients, perSec: [], requestMs: [] });
+
+try {
+  // Four distinct bodies per shape, reused: ids are the server's, so a body may be sent again.
+  const bodies = new Map<string, Buffer[]>();
+  for (const f of figures) {
+    const k = `${f.dims}/${f.batch}`;
+    if (!bodies.has(k))
+      bodies.set(
+        k,
+        Array.from({ length: 4 }, () => body(f.batch, f.dims)),
+      );
+  }
+  for (let round = 1; round <= REPEAT; round++) {
+    for (const f of figures) {
+      const profile = PROFILE && round === 1 ? `${PROFILE}/${f.dims}-${f.batch}-${f.clients}.cpuprofile` : "";
+      const r = await measure(bodies.get(`${f.dims}/${f.batch}`) as Buffer[], f.batch, f.clients, profile);
+      f.perSec.push(r.perSec);
+      f.requestMs.push(...r.requestMs);
+      console.log(
+        `round ${round}: ${f.dims}-d, batches of ${f.batch}, ${f.clients} client(s): ${Math.round(r.perSec)} memories/s`,
+      );
+    }
+  }
+} finally {
+  await sql.end();
+  server.stdin?.end();
+  await once(server, "exit");
+}
+
+const rows = figures.map((f) => ({
+  dims: f.dims,
+  batch: f.batch,
+  clients: f.clients,
+  runs: f.perSec.map((x) => Math.round(x)).join(" / "),
+  "memories/s (median)": Math.round(quantile(f.perSec, 0.5)),
+  "request p50 ms": quantile(f.requestMs, 0.5),
+  "request p99 ms": quantile(f.requestMs, 0.99),
+}));
+console.log(
+  `\nbatch writes, vectors supplied, no HNSW index, over HTTP (${MEMORIES} memories per run, median of ${REPEAT}; target ≥ 5,000/s)`,
+);
+printTable(rows);
+console.log(`\nresults: ${writeResults("writes", { at: new Date().toISOString(), rows })}`);
+
+/** One figure: `clients` concurrent clients share ~MEMORIES memories in batches; stored count checked. */
+async function measure(pool: Buffer[], batch: number, clients: number, profile: string) {
+  await sql`TRUNCATE memories CASCADE`;
+  const perClient = Math.max(1, Math.round(MEMORIES / (batch * clients)));
+  const requestMs: number[] = [];
+  const client = async (c: number, n: number, timed: boolean) => {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await post(pool[(c + i) % pool.length] as Buffer);
+      if (timed) requestMs.push(performance.now() - t0);
+    }
+  };
+  // Warm-up: one batch per client (connections, prepared statements, JIT), not counted.
+  await Promise.all(Array.from({ length: clients }, (_, c) => client(c, 1, false)));
+  if (profile) await tell({ profile: "start" });
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, (_, c) => client(c, perClient, true)));
+  const seconds = (performance.now() - t0) / 1000;
+  if (profile) await tell({ profile: "stop", file: profile });
+  const expected = (perClient + 1) * clients * batch;
+  const [row] = await sql`SELECT count(*)::int AS n FROM memory_embeddings WHERE agent_id = ${AGENT}`;
+  if (row?.n !== expected) throw new Error(`stored ${row?.n} vectors, expected ${expected}`);
+  return { perSec: (perClient * clients * batch) / seconds, requestMs };
+}
+
+/** Sends the server a profiler command and waits for its acknowledgement. */
+async function tell(m: { profile: "start" | "stop"; file?: string }) {
+  server.send(m);
+  await once(server, "message");
+}
+
+async function post(json: Buffer) {
+  const res = await fetch(`${origin()}/v1/agents/${AGENT}/memories`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
+    body: json,
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`batch POST: ${res.status} ${text.slice(0, 300)}`);
+}
+
+/** A batch as UTF-8 bytes (so the client does not encode 10–30 MB per request on the shared cores). */
+function body(n: number, dims: number): Buffer {
+  const vec = () => Array.from({ length: dims }, () => Math.random() * 2 - 1);
+  const json = JSON.stringify({
+    memories: Array.from({ length: n }, (_, i) => ({
+      description: `write ${i}`,
+      importance: 5,
+      embedding: vec(),
+      embeddingModel: `bench-writes-${dims}`,
+    })),
+  });
+  return Buffer.from(json);
+}
+
+/** Starts bench/lib/write-server.ts; resolves once it listens. */
+async function startServer(databaseUrl: string): Promise<ChildProcess> {
+  if (PROFILE) mkdirSync(PROFILE, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      process.env.BENCH_WRITES_SERVER ?? new URL("./lib/write-server.ts", import.meta.url).pathname,
+    ],
+    { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ["pipe", "pipe", "inherit", "ipc"] },
+  );
+  const out = child.stdout as NodeJS.ReadableStream;
+  port = await new Promise<number>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`write server exited with ${code}`)));
+    out.on("data", (d: Buffer) => {
+      const m = /port (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  return child;
+}
+
+/** The bench's own database (never a test one), migrated. */
+async function ensureDatabase(): Promise<string> {
+  const admin = postgres(BASE, { max: 1, onnotice: () => {} });
+  const exists = await admin`SELECT 1 FROM pg_database WHERE datname = ${NAME}`;
+  if (exists.length === 0) await admin.unsafe(`CREATE DATABASE "${NAME}"`);
+  await admin.end();
+  const u = new URL(BASE);
+  u.pathname = `/${NAME}`;
+  const database = await openDatabase({ url: u.toString(), dataDir: "", poolSize: 1 });
+  await database.migrate();
+  await database.close();
+  return u.toString();
+}
