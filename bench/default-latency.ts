@@ -53,7 +53,7 @@ for (let round = 0; round < 2; round++)
       });
       if (round > 0) ms.get(name)?.push(performance.now() - t0);
     }
-const base = quantile(ms.get(variants[0][0]) ?? [], 0.5);
+const base = quantile(ms.get(variants[0]?.[0] ?? "") ?? [], 0.5);
 printTable(
   [...ms].map(([name, xs]) => ({
     variant: name,
