@@ -69,8 +69,11 @@ const configs: { name: string; body: Record<string, unknown> }[] = [
   { name: "relevance only, hybrid", body: { ...RELEVANCE_ONLY, relevance: "hybrid" } },
   { name: "relevance only, contextual", body: { ...RELEVANCE_ONLY, relevance: "contextual" } },
 ];
+// EVAL_RANKINGS=0,1 runs only those rows of `configs` (by index; "none" only loads the turns).
+const only = process.env.EVAL_RANKINGS?.split(",");
+const chosen = only ? configs.filter((_, i) => only.includes(String(i))) : configs;
 const rows: Record<string, string | number>[] = [];
-for (const c of configs) {
+for (const c of chosen) {
   const ask = async (q: Query, i: number) => {
     const body = (await call(
       "POST",
@@ -140,7 +143,7 @@ const references = [
   { ranking: "published: DRAGON, dialogue turns", "recall@5": 0.567, "recall@10": 0.662, "recall@25": 0.767 },
 ];
 console.log(
-  `\nLoCoMo dev retrieval, ${asked.length} questions × ${configs.length} rankings in ${seconds.toFixed(0)} s (exact, touch off, k 25)`,
+  `\nLoCoMo dev retrieval, ${asked.length} questions × ${chosen.length} rankings in ${seconds.toFixed(0)} s (exact, touch off, k 25)`,
 );
 printTable([
   ...rows.map(fixed),

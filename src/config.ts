@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   /** After SIGTERM/SIGINT, how long draining may take before the process exits 1 anyway. */
   MEMSTREAM_SHUTDOWN_MS: z.coerce.number().int().min(100).default(20_000),
   MEMSTREAM_SWEEP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  /** How often an agent's retention policy is applied (`agent.retain`, enqueued by the sweep); default hourly. */
+  MEMSTREAM_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
   /** Comma-separated webhook secrets; several at once so a secret can be rotated. */
@@ -147,6 +149,8 @@ export type JobsConfig = {
   sweepIntervalMs: number;
   sweepAfterMs: number;
   sweepLimit: number;
+  /** An agent's retention policy is applied again once its last run is this old. */
+  retentionIntervalMs: number;
 };
 
 /** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
@@ -230,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepIntervalMs: e.MEMSTREAM_SWEEP_INTERVAL_MS,
       sweepAfterMs: e.MEMSTREAM_SWEEP_AFTER_MS,
       sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
+      retentionIntervalMs: e.MEMSTREAM_RETENTION_INTERVAL_MS,
     },
     shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,
     retrieval: {

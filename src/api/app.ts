@@ -10,6 +10,7 @@ import { errorResponse, onError, validationError } from "./errors";
 import { observeRequests } from "./observe";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
+import { registerForget } from "./routes/agents/forget";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
 import { registerRetrieve } from "./routes/agents/retrieve";
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps) {
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
   registerRetryEnrichment(app, deps);
+  registerForget(app, deps);
   registerUi(app, deps);
   registerMcpRoute(app, {
     memory: deps.memory,

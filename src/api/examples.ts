@@ -57,6 +57,8 @@ export const STATS_EXAMPLE = {
   embedding: { pending: 3, ready: 117, failed: 0 },
   oldest: "2026-02-01T08:00:00.000Z",
   newest: "2026-02-13T17:55:00.000Z",
+  forgotten: 0,
+  retainedAt: null,
 };
 
 export const DELIVERY_EXAMPLE = {

@@ -82,6 +82,15 @@ export const JOBS = {
     key: (p) => p.agentId,
     attempts: (cfg) => Math.min(cfg.attempts, REFLECT_ATTEMPTS),
   }),
+  /**
+   * Apply an agent's retention policy (src/memory/retention/), enqueued by the sweep for agents
+   * with a policy once their last run is `MEMSTREAM_RETENTION_INTERVAL_MS` old. Keyed by agent:
+   * one run per agent at a time, however many sweeps announce it.
+   */
+  "agent.retain": job({
+    payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),
+    key: (p) => p.agentId,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

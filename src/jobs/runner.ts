@@ -36,6 +36,7 @@ export function startWorkers(opts: StartWorkers): Workers {
     deliveryAttempts: jobAttempts("github.deliver", cfg),
     afterMs: cfg.sweepAfterMs,
     limit: cfg.sweepLimit,
+    retentionIntervalMs: cfg.retentionIntervalMs,
     embedChunk: deps.embedder.maxBatchSize,
     intervalMs: cfg.sweepIntervalMs,
     logger,

@@ -3,6 +3,7 @@ import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
 import { type StalePending, stalePending } from "../memory/enrichment/stale";
+import { agentsDueForRetention } from "../memory/retention/retain";
 import { chunk } from "../providers/batching";
 import type { Clock } from "../providers/types";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
@@ -17,18 +18,22 @@ export type SweepOptions = {
   embedChunk: number;
   /** A failed delivery is re-enqueued while its failed attempts are below this. */
   deliveryAttempts: number;
+  /** Agents with a retention policy get an `agent.retain` job once their last run is this old; absent = none. */
+  retentionIntervalMs?: number;
 };
 
 /**
  * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
  * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
  * pending too long (`memories.embed`/`memories.score`), deliveries not finished
- * (`github.deliver`) and repository imports that stopped making progress (`github.import`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
+ * (`github.deliver`) and repository imports that stopped making progress (`github.import`) — and
+ * the scheduled work the database says is due: retention runs of agents with a policy
+ * (`agent.retain`). Bounded by `limit` per kind and run, oldest first. Safe to run in many
  * processes at once: job ids are deterministic and processors re-check state (claims, row locks).
  */
 export async function sweepOnce(
   opts: SweepOptions,
-): Promise<{ memories: number; deliveries: number; imports: number }> {
+): Promise<{ memories: number; deliveries: number; imports: number; retention: number }> {
   const memories = await pendingMemoryJobs(opts);
   const deliveries = await unfinishedDeliveries(opts, {
     olderThanMs: opts.afterMs,
@@ -36,13 +41,23 @@ export async function sweepOnce(
     limit: opts.limit,
   });
   const imports = await unfinishedImports(opts, { olderThanMs: opts.afterMs, limit: opts.limit });
+  const retention =
+    opts.retentionIntervalMs === undefined
+      ? []
+      : await agentsDueForRetention(opts, { intervalMs: opts.retentionIntervalMs, limit: opts.limit });
   const jobs = [
     ...memories.jobs,
     ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
     ...imports.map((ref) => jobRequest("github.import", ref)),
+    ...retention.map((agentId) => jobRequest("agent.retain", { agentId })),
   ];
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return { memories: memories.fields, deliveries: deliveries.length, imports: imports.length };
+  return {
+    memories: memories.fields,
+    deliveries: deliveries.length,
+    imports: imports.length,
+    retention: retention.length,
+  };
 }
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
@@ -74,7 +89,8 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     current = sweepOnce(opts)
       .then(
         (n) =>
-          n.memories + n.deliveries + n.imports > 0 && opts.logger.info("sweep re-enqueued pending work", n),
+          n.memories + n.deliveries + n.imports + n.retention > 0 &&
+          opts.logger.info("sweep re-enqueued pending work", n),
       )
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))
       .finally(() => {

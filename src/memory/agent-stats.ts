@@ -14,6 +14,10 @@ export type AgentStats = {
   /** createdAt of the oldest and newest memory; null for an empty stream. */
   oldest: string | null;
   newest: string | null;
+  /** Memories deleted by retention (the agent.retain job and forget), all time. */
+  forgotten: number;
+  /** When the agent.retain job last applied the agent's policy; null = never. */
+  retainedAt: string | null;
 };
 
 type Row = {
@@ -23,21 +27,31 @@ type Row = {
   n: number | string;
   oldest: string | null;
   newest: string | null;
+  /** Memories deleted by retention (the agent.retain job and forget), all time. */
+  forgotten: number;
+  /** When the agent.retain job last applied the agent's policy; null = never. */
+  retainedAt: string | null;
 };
 
 const imp = FIELDS.importance.status;
 const emb = FIELDS.embedding.status;
 
-/** Counts by kind and enrichment state, and the time span, in one grouped query. */
+/** Counts by kind and enrichment state, and the time span, in one grouped query; retention's tally beside it. */
 export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string): Promise<AgentStats> {
-  const rows = await queryRows<Row>(
-    deps.db,
-    sql`SELECT kind, ${imp} AS imp, ${emb} AS emb, count(*)::int AS n,
+  const [rows, [retention]] = await Promise.all([
+    queryRows<Row>(
+      deps.db,
+      sql`SELECT kind, ${imp} AS imp, ${emb} AS emb, count(*)::int AS n,
           ${isoUtc(sql`min(created_at)`)} AS oldest,
           ${isoUtc(sql`max(created_at)`)} AS newest
         FROM memories WHERE agent_id = ${agentId}
         GROUP BY kind, ${imp}, ${emb}`,
-  );
+    ),
+    queryRows<{ forgotten: number; retainedAt: string | null }>(
+      deps.db,
+      sql`SELECT forgotten, ${isoUtc(sql`retained_at`)} AS "retainedAt" FROM agent_settings WHERE agent_id = ${agentId}`,
+    ),
+  ]);
   const zero = () => ({ pending: 0, ready: 0, failed: 0 });
   const stats: AgentStats = {
     agentId,
@@ -47,6 +61,8 @@ export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string):
     embedding: zero(),
     oldest: null,
     newest: null,
+    forgotten: Number(retention?.forgotten ?? 0),
+    retainedAt: retention?.retainedAt ?? null,
   };
   for (const r of rows) {
     const n = Number(r.n);

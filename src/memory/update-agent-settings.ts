@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
 import type { MemoryDeps } from "./deps";
+import type { RetentionPolicy } from "./retention/policy";
 import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
 
 export type AgentSettings = {
@@ -13,10 +14,16 @@ export type AgentSettings = {
   retrieval: RankingChoice | null;
   /** What a retrieve giving no ranking fields ranks with. */
   effectiveRetrieval: ResolvedRanking;
+  /** What the `agent.retain` job may delete; null = keep everything. */
+  retention: RetentionPolicy | null;
 };
 
 /** A settings change: a field left out keeps its value; null resets it to the deployment default. */
-export type AgentSettingsPatch = { reflectionThreshold?: number | null; retrieval?: RankingChoice | null };
+export type AgentSettingsPatch = {
+  reflectionThreshold?: number | null;
+  retrieval?: RankingChoice | null;
+  retention?: RetentionPolicy | null;
+};
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
 export async function updateAgentSettings(
@@ -26,7 +33,8 @@ export async function updateAgentSettings(
   defaults: { reflectionThreshold: number },
 ): Promise<AgentSettings> {
   const now = deps.clock.now();
-  const set = { ...patch, updatedAt: now };
+  // A new retention policy runs at the next sweep, not an interval after the old one's last run.
+  const set = { ...patch, updatedAt: now, ...(patch.retention !== undefined ? { retainedAt: null } : {}) };
   const [row] = await deps.db
     .insert(agentSettings)
     .values({ agentId, ...set })
@@ -47,7 +55,11 @@ export async function getAgentSettings(
 
 function present(
   agentId: string,
-  row: { reflectionThreshold: number | null; retrieval: RankingChoice | null } | null,
+  row: {
+    reflectionThreshold: number | null;
+    retrieval: RankingChoice | null;
+    retention: RetentionPolicy | null;
+  } | null,
   defaults: { reflectionThreshold: number },
 ): AgentSettings {
   const threshold = row?.reflectionThreshold ?? null;
@@ -58,5 +70,6 @@ function present(
     effectiveReflectionThreshold: threshold ?? defaults.reflectionThreshold,
     retrieval,
     effectiveRetrieval: resolveRanking({}, retrieval),
+    retention: row?.retention ?? null,
   };
 }

@@ -11,6 +11,8 @@ import { getMemories, getMemory } from "../memory/get-memory";
 import { LIMITS } from "../memory/limits";
 import { listAgents } from "../memory/list-agents";
 import { listMemories } from "../memory/list-memories";
+import { DEFAULT_PRESET, PRESETS } from "../memory/retrieve/presets";
+import { RELEVANCE_KINDS } from "../memory/retrieve/relevance";
 import { RETRIEVE_DEFAULTS, retrieve } from "../memory/retrieve/retrieve";
 import { MEMORY_KINDS } from "../memory/types";
 import { ErrorBox, Layout } from "./layout";
@@ -65,14 +67,17 @@ async function page(
   }
 }
 
+// The form starts from the service default preset, so an untouched form ranks like a retrieve
+// that gives no ranking fields (decay and its unit, which the form does not show, come from it too).
+const FORM_DEFAULT = PRESETS[DEFAULT_PRESET];
 const RetrieveQuery = z.object({
   query: z.string().max(LIMITS.queryChars).default(""),
   k: z.coerce.number().int().min(1).max(LIMITS.maxK).default(RETRIEVE_DEFAULTS.k),
-  recency: z.coerce.number().min(0).max(100).default(1),
-  importance: z.coerce.number().min(0).max(100).default(1),
-  relevance: z.coerce.number().min(0).max(100).default(1),
+  recency: z.coerce.number().min(0).max(100).default(FORM_DEFAULT.weights.recency),
+  importance: z.coerce.number().min(0).max(100).default(FORM_DEFAULT.weights.importance),
+  relevance: z.coerce.number().min(0).max(100).default(FORM_DEFAULT.weights.relevance),
   now: z.union([z.literal(""), z.iso.datetime({ offset: true })]).default(""),
-  mode: z.enum(["vector", "lexical", "hybrid"]).default("vector"),
+  mode: z.enum(RELEVANCE_KINDS).default(FORM_DEFAULT.relevance),
   touch: z.literal("1").optional(),
 });
 

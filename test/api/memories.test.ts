@@ -330,6 +330,8 @@ describe("list, get, patch, delete, erase, stats", () => {
       embedding: { pending: 3, ready: 0, failed: 0 },
       oldest: "2024-01-01T00:00:00.000Z",
       newest: "2024-03-01T00:00:00.000Z",
+      forgotten: 0,
+      retainedAt: null,
     });
     expect(await (await t.call("DELETE", agentPath(a))).json()).toEqual({ deleted: 3 });
     expect(((await (await t.call("GET", `${agentPath(a)}/stats`)).json()) as { total: number }).total).toBe(

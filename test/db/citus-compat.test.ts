@@ -169,9 +169,12 @@ function agentPredicates(statement: string): number {
   return [...statement.matchAll(/agent_id"?\s*=/gi)].length;
 }
 
-/** The enrichment sweep scans every agent's pending rows on purpose (every shard under Citus). */
+/**
+ * The sweep scans every agent on purpose (every shard under Citus): pending rows of the enrichment,
+ * and agents whose retention policy is due (src/memory/retention/retain.ts).
+ */
 const SWEEP =
-  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)/;
+  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)|from "agent_settings" where \("agent_settings"\."retention" is not null/;
 
 async function waitFor(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;

@@ -36,6 +36,8 @@ export type Stub = {
    * goes away, e.g. a killed worker); `arrived` resolves when it is being held. Later ones pass.
    */
   holdNextChat(when: RegExp): { arrived: Promise<void>; release(): void };
+  /** As `holdNextChat`, for the next embeddings request whose input texts match `when`. */
+  holdNextEmbedding(when: RegExp): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 };
 
@@ -45,7 +47,23 @@ export async function startStubOpenAI(): Promise<Stub> {
   let statusLeft = Number.POSITIVE_INFINITY;
   const script: ScriptedReply[] = [];
   const keyed: { when: RegExp; replies: ScriptedReply[] }[] = [];
-  const holds: { when: RegExp; arrived: () => void; gate: Promise<void> }[] = [];
+  type Hold = { path: string; when: RegExp; arrived: () => void; gate: Promise<void> };
+  const holds: Hold[] = [];
+  const addHold = (path: string, when: RegExp) => {
+    let arrived: () => void = () => {};
+    let release: () => void = () => {};
+    holds.push({ path, when, arrived: () => arrived(), gate: new Promise<void>((r) => (release = r)) });
+    return { arrived: new Promise<void>((r) => (arrived = r)), release: () => release() };
+  };
+  /** Waits while a hold on `path` matches `text`; false when the client went away meanwhile. */
+  const held = async (path: string, text: string, res: ServerResponse): Promise<boolean> => {
+    const i = holds.findIndex((h) => h.path === path && h.when.test(text));
+    if (i < 0) return true;
+    const [hold] = holds.splice(i, 1);
+    hold?.arrived();
+    await Promise.race([hold?.gate, new Promise((r) => res.once("close", r))]);
+    return !res.destroyed; // the client died while held: it consumes no reply
+  };
   const stub: Omit<Stub, "url" | "close"> = {
     calls: { embeddings: 0, chat: 0, models: 0 },
     requests: [],
@@ -59,17 +77,8 @@ export async function startStubOpenAI(): Promise<Stub> {
     scriptChatWhen(when, replies) {
       keyed.push({ when, replies: [...replies] });
     },
-    holdNextChat(when) {
-      let arrived: () => void = () => {};
-      let release: () => void = () => {};
-      const hold = {
-        when,
-        arrived: () => arrived(),
-        gate: new Promise<void>((r) => (release = r)),
-      };
-      holds.push(hold);
-      return { arrived: new Promise<void>((r) => (arrived = r)), release: () => release() };
-    },
+    holdNextChat: (when) => addHold("/v1/chat/completions", when),
+    holdNextEmbedding: (when) => addHold("/v1/embeddings", when),
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,15 +114,12 @@ export async function startStubOpenAI(): Promise<Stub> {
         object: "list",
         data: [{ id: "stub-model", object: "model", created: 0, owned_by: "stub" }],
       });
-    if (path === "/v1/embeddings") return send(res, 200, embeddings(body as EmbeddingsBody));
-    const prompt = JSON.stringify((body as { messages?: unknown }).messages ?? "");
-    const held = holds.findIndex((h) => h.when.test(prompt));
-    if (held >= 0) {
-      const [hold] = holds.splice(held, 1);
-      hold?.arrived();
-      await Promise.race([hold?.gate, new Promise((r) => res.once("close", r))]);
-      if (res.destroyed) return; // the client died while held: it consumes no reply
+    if (path === "/v1/embeddings") {
+      if (!(await held(path, JSON.stringify((body as EmbeddingsBody).input), res))) return;
+      return send(res, 200, embeddings(body as EmbeddingsBody));
     }
+    const prompt = JSON.stringify((body as { messages?: unknown }).messages ?? "");
+    if (!(await held(path, prompt, res))) return;
     const match = keyed.find((k) => k.replies.length > 0 && k.when.test(prompt));
     const next = mode.kind === "nonsense" ? "very important!" : (match?.replies.shift() ?? script.shift());
     if (typeof next === "object") {

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemories } from "../../src/memory/create-memories";
+import { DEFAULT_PRESET, PRESETS } from "../../src/memory/retrieve/presets";
 import type { Memory } from "../../src/memory/types";
 import { uniq } from "../support/env";
 import { listen } from "../support/listen";
@@ -130,6 +131,17 @@ describe("stream browser (/ui) in chromium", () => {
   it("runs a retrieve with query, weights and now, and draws each component as a bar with the score", async () => {
     await page.goto(`${server.url}/ui/agents/${encodeURIComponent(agentId)}/retrieve`);
     expect(await page.locator("tr.result").count()).toBe(0);
+    // An untouched form is the service default ranking, and every relevance source is offered.
+    const preset = PRESETS[DEFAULT_PRESET];
+    expect(await page.locator("select[name=mode]").inputValue()).toBe(preset.relevance);
+    expect(
+      await page
+        .locator("select[name=mode] option")
+        .evaluateAll((os) => os.map((o) => o.getAttribute("value"))),
+    ).toEqual(["vector", "lexical", "hybrid", "contextual"]);
+    for (const c of ["recency", "importance", "relevance"] as const) {
+      expect(Number(await page.locator(`input[name=${c}]`).inputValue())).toBe(preset.weights[c]);
+    }
     await page.fill("input[name=query]", "Who is coming to the party?");
     await page.fill("input[name=k]", "5");
     await page.fill("input[name=relevance]", "2");
@@ -146,9 +158,10 @@ describe("stream browser (/ui) in chromium", () => {
       {
         query: "Who is coming to the party?",
         k: 5,
-        // What the form sends: every weight (defaults 1) and the relevance it selects.
-        weights: { recency: 1, importance: 1, relevance: 2 },
-        relevance: "vector",
+        // What the form sends: every weight (from the service default preset, relevance changed
+        // to 2) and the relevance it selects (the default preset's).
+        weights: { ...PRESETS[DEFAULT_PRESET].weights, relevance: 2 },
+        relevance: PRESETS[DEFAULT_PRESET].relevance,
         now: "2026-02-13T09:00:00Z",
         touch: false,
       },

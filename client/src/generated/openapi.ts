@@ -204,7 +204,7 @@ export interface paths {
         };
         /** The agent's settings and the values in force */
         get: operations["getAgentSettings"];
-        /** Set the agent's settings (reflection threshold, retrieve defaults) */
+        /** Set the agent's settings (reflection threshold, retrieve defaults, retention) */
         put: operations["updateAgentSettings"];
         post?: never;
         delete?: never;
@@ -227,6 +227,26 @@ export interface paths {
          * @description Puts the agent's memories whose importance or embedding failed back to pending and enqueues them. Answers with how many fields were reset.
          */
         post: operations["retryEnrichment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/forget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a retention policy now, or preview it (dryRun)
+         * @description Deletes the memories a retention policy forgets — the request's `policy`, else the agent's own — oldest first, in bounded batches, with their vectors; or with `dryRun` reports what it would delete (count, by kind, a sample of ids) without deleting. maxAgeDays: memories created longer ago go; maxMemories: the oldest deletable memories go until at most that many remain; keepImportanceAtLeast: memories at least that important (or not yet scored) stay. Never deleted: lessons, document sections (DELETE /documents owns them), and any memory a reflection or lesson cites. Deleted memories are counted in the agent's stats (`forgotten`); enrichment still in flight for them writes nothing. 400 when no policy is given and the agent has none.
+         */
+        post: operations["forgetMemories"];
         delete?: never;
         options?: never;
         head?: never;
@@ -405,6 +425,10 @@ export interface components {
             };
             oldest: string | null;
             newest: string | null;
+            /** @description Memories deleted by retention (agent.retain job and forget), all time */
+            forgotten: number;
+            /** @description Last run of the agent's retention policy; null = never */
+            retainedAt: string | null;
         };
         ScoredMemory: components["schemas"]["Memory"] & {
             score: number;
@@ -576,6 +600,7 @@ export interface components {
             effectiveReflectionThreshold: number;
             retrieval: components["schemas"]["RetrievalDefaults"];
             effectiveRetrieval: components["schemas"]["Ranking"];
+            retention: components["schemas"]["RetentionPolicy"];
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
@@ -602,9 +627,44 @@ export interface components {
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual";
         } | null;
+        /**
+         * @description What retention may delete. Never deleted: lessons, document sections, and memories a reflection or lesson cites. Vectors go with their memories.
+         * @example {
+         *       "maxMemories": 10000,
+         *       "maxAgeDays": 90,
+         *       "keepImportanceAtLeast": 8
+         *     }
+         */
+        RetentionPolicy: {
+            /** @description Delete the oldest deletable memories until the stream holds at most this many */
+            maxMemories?: number;
+            /** @description Delete deletable memories created more than this many days ago (fractions allowed) */
+            maxAgeDays?: number;
+            /** @description Never delete memories scored at least this important; unscored memories are kept too */
+            keepImportanceAtLeast?: number;
+        } | null;
         EnrichmentRetried: {
             importance: number;
             embedding: number;
+        };
+        ForgetReport: {
+            dryRun: boolean;
+            policy: components["schemas"]["RetentionPolicy"];
+            /** @enum {string} */
+            policySource: "request" | "agent";
+            /** @description Memories deleted (dry run: that a run now would delete) */
+            count: number;
+            /** @description count by kind; kinds with none left out */
+            byKind: {
+                [key: string]: number;
+            };
+            /** @description Up to 20 of their ids, oldest first */
+            sample: string[];
+        };
+        ForgetRequest: {
+            /** @description Report what would be deleted without deleting; default false */
+            dryRun?: boolean;
+            policy?: components["schemas"]["RetentionPolicy"] & unknown;
         };
         DocumentImport: {
             source: string;
@@ -1349,7 +1409,9 @@ export interface operations {
                      *         "failed": 0
                      *       },
                      *       "oldest": "2026-02-01T08:00:00.000Z",
-                     *       "newest": "2026-02-13T17:55:00.000Z"
+                     *       "newest": "2026-02-13T17:55:00.000Z",
+                     *       "forgotten": 0,
+                     *       "retainedAt": null
                      *     }
                      */
                     "application/json": components["schemas"]["AgentStats"];
@@ -2125,6 +2187,10 @@ export interface operations {
                      *           "recencyUnit": "preset",
                      *           "relevance": "preset"
                      *         }
+                     *       },
+                     *       "retention": {
+                     *         "maxMemories": 10000,
+                     *         "keepImportanceAtLeast": 8
                      *       }
                      *     }
                      */
@@ -2223,6 +2289,22 @@ export interface operations {
                          */
                         relevance?: "vector" | "lexical" | "hybrid" | "contextual";
                     } | null;
+                    /**
+                     * @description Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged
+                     * @example {
+                     *       "maxMemories": 10000,
+                     *       "maxAgeDays": 90,
+                     *       "keepImportanceAtLeast": 8
+                     *     }
+                     */
+                    retention?: {
+                        /** @description Delete the oldest deletable memories until the stream holds at most this many */
+                        maxMemories?: number;
+                        /** @description Delete deletable memories created more than this many days ago (fractions allowed) */
+                        maxAgeDays?: number;
+                        /** @description Never delete memories scored at least this important; unscored memories are kept too */
+                        keepImportanceAtLeast?: number;
+                    } | null;
                 };
             };
         };
@@ -2256,6 +2338,10 @@ export interface operations {
                      *           "recencyUnit": "preset",
                      *           "relevance": "preset"
                      *         }
+                     *       },
+                     *       "retention": {
+                     *         "maxMemories": 10000,
+                     *         "keepImportanceAtLeast": 8
                      *       }
                      *     }
                      */
@@ -2383,6 +2469,124 @@ export interface operations {
             };
             /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    forgetMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": true,
+                 *       "policy": {
+                 *         "maxAgeDays": 30,
+                 *         "keepImportanceAtLeast": 8
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ForgetRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, or with dryRun what would be */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "policy": {
+                     *         "maxAgeDays": 30,
+                     *         "keepImportanceAtLeast": 8
+                     *       },
+                     *       "policySource": "request",
+                     *       "count": 412,
+                     *       "byKind": {
+                     *         "observation": 405,
+                     *         "reflection": 7
+                     *       },
+                     *       "sample": [
+                     *         "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *         "mem_8c2v5b1n7m4x0z9q3w6e"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForgetReport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { RetentionPolicy } from "../../memory/retention/policy";
 import type { RankingChoice } from "../../memory/retrieve/presets";
 
 /** Optional per-agent settings; an agent needs no row to have a stream. */
@@ -11,5 +12,11 @@ export const agentSettings = pgTable("agent_settings", {
    * fields a request leaves out; null = the service default. Validated by the settings route.
    */
   retrieval: jsonb("retrieval").$type<RankingChoice>(),
+  /** What retention may delete (src/memory/retention/policy.ts); null = keep everything. */
+  retention: jsonb("retention").$type<RetentionPolicy>(),
+  /** Memories deleted by retention so far (job and forget route), for the agent's stats. */
+  forgotten: integer("forgotten").notNull().default(0),
+  /** When the `agent.retain` job last ran its policy; the sweep enqueues it again an interval later. */
+  retainedAt: timestamp("retained_at", { withTimezone: true, mode: "date" }),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });

@@ -4,6 +4,7 @@ import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
 import { importGithub } from "./import-github";
 import { reflectAgentJob } from "./reflect-agent";
+import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
 import type { JobContext, Processor, ProcessorDeps } from "./types";
 
@@ -16,6 +17,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "github.deliver": deliverGithub,
   "github.import": importGithub,
   "agent.reflect": reflectAgentJob,
+  "agent.retain": retainAgentJob,
 };
 
 /**

@@ -1,3 +1,5 @@
+import { DEFAULT_PRESET } from "../../memory/retrieve/presets";
+import { RELEVANCE_KINDS, type RelevanceKind } from "../../memory/retrieve/relevance";
 import type { ScoredMemory } from "../../memory/types";
 import { ErrorBox, Layout } from "../layout";
 import { memoryHref } from "../memory-parts";
@@ -10,7 +12,7 @@ export type RetrieveForm = {
   importance: number;
   relevance: number;
   now: string;
-  mode: "vector" | "lexical" | "hybrid";
+  mode: RelevanceKind;
   touch: boolean;
 };
 
@@ -84,7 +86,7 @@ export function RetrievePage(props: {
         <label>
           relevance from
           <select name="mode">
-            {(["vector", "lexical", "hybrid"] as const).map((m) => (
+            {RELEVANCE_KINDS.map((m) => (
               <option value={m} selected={f.mode === m}>
                 {m}
               </option>
@@ -96,6 +98,10 @@ export function RetrievePage(props: {
           <input type="checkbox" name="touch" value="1" checked={f.touch} />
         </label>
         <button type="submit">Retrieve</button>
+        <span class="muted">
+          fields start from the service default ({DEFAULT_PRESET} preset); decay and its unit come from the
+          agent's defaults, else that preset
+        </span>
       </form>
       {props.error && <ErrorBox code={props.error.code} message={props.error.message} />}
       {props.results && (

@@ -4,6 +4,7 @@ import { getAgentSettings, updateAgentSettings } from "../../../memory/update-ag
 import type { App, AppDeps } from "../../deps";
 import { RANKING_EXAMPLE } from "../../examples";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
+import { RetentionPolicySchema } from "../../retention-schemas";
 import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
@@ -27,6 +28,10 @@ const Body = z
       description:
         "The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged",
     }),
+    retention: RetentionPolicySchema.nullable().optional().openapi({
+      description:
+        "Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged",
+    }),
   })
   .strict();
 
@@ -37,6 +42,7 @@ const Settings = z
     effectiveReflectionThreshold: z.number(),
     retrieval: Retrieval.nullable(),
     effectiveRetrieval: RankingInForce,
+    retention: RetentionPolicySchema.nullable(),
   })
   .openapi("AgentSettings");
 
@@ -47,6 +53,7 @@ const SETTINGS_EXAMPLE = {
   effectiveReflectionThreshold: 100,
   retrieval: null,
   effectiveRetrieval: RANKING_EXAMPLE,
+  retention: { maxMemories: 10_000, keepImportanceAtLeast: 8 },
 };
 
 const put = createRoute({
@@ -54,7 +61,7 @@ const put = createRoute({
   path: "/v1/agents/{agentId}/settings",
   operationId: "updateAgentSettings",
   tags: ["agents"],
-  summary: "Set the agent's settings (reflection threshold, retrieve defaults)",
+  summary: "Set the agent's settings (reflection threshold, retrieve defaults, retention)",
   request: {
     params: AgentParam,
     body: {

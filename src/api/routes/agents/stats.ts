@@ -19,6 +19,13 @@ const Stats = z
     embedding: Counts,
     oldest: z.string().nullable(),
     newest: z.string().nullable(),
+    forgotten: z
+      .number()
+      .openapi({ description: "Memories deleted by retention (agent.retain job and forget), all time" }),
+    retainedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Last run of the agent's retention policy; null = never" }),
   })
   .openapi("AgentStats");
 

@@ -1,0 +1,176 @@
+/**
+ * The service's ranking re-implemented in memory for exploration (bench/tune-frontier.ts): each
+ * stream is read once (vector, lexemes, times, importance), and BM25, cosine, hybrid, contextual
+ * relevance and the weighted min-max score are computed in Node, so thousands of settings can be
+ * scored in seconds. The bench checks these figures against the service's SQL before using them;
+ * the choice is then confirmed through the API by `npm run eval:locomo`.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../src/db/client";
+import { queryRows } from "../../src/db/client";
+import { BM25 } from "../../src/memory/retrieve/relevance";
+
+export type Doc = {
+  id: string;
+  label: string;
+  at: number;
+  accessed: number;
+  imp: number | null;
+  tf: Map<string, number>;
+  dl: number;
+  vec: Float64Array | null;
+};
+
+/** One stream (an agent), sorted by createdAt then id as the service's neighbour window is. */
+export type Stream = { docs: Doc[] };
+
+export type Question = {
+  stream: string;
+  text: string;
+  category: string;
+  conv: string;
+  evidence: string[];
+  now: number;
+  vec: Float64Array;
+  terms: string[];
+};
+
+/** Parses a tsvector's text form: `'lexem':1,3 'other':2` → lexeme → number of positions (≥ 1). */
+export function parseTsv(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/'((?:[^']|'')*)'(?::([\d,A-D]+))?/g)) {
+    const lexeme = (m[1] as string).replaceAll("''", "'");
+    out.set(lexeme, m[2] ? m[2].split(",").length : 1);
+  }
+  return out;
+}
+
+/** Reads one agent's memories with their vectors of `model`. */
+export async function readStream(db: Db, agentId: string, model: string): Promise<Stream> {
+  const rows = await queryRows<{
+    id: string;
+    label: string;
+    at: number;
+    accessed: number;
+    imp: number | null;
+    tsv: string;
+    vec: string | null;
+  }>(
+    db,
+    sql`SELECT m.id, coalesce(m.metadata->>'dia_id', m.metadata->>'label', m.description) AS label,
+        date_part('epoch', m.created_at) AS at, date_part('epoch', m.last_accessed_at) AS accessed,
+        m.importance::float8 AS imp, m.description_tsv::text AS tsv, e.embedding::text AS vec
+      FROM memories m LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.agent_id = m.agent_id AND e.model = ${model}
+      WHERE m.agent_id = ${agentId}
+      ORDER BY m.created_at, m.id COLLATE "C"`,
+  );
+  return {
+    docs: rows.map((r) => {
+      const tf = parseTsv(r.tsv);
+      return {
+        id: r.id,
+        label: r.label,
+        at: Number(r.at),
+        accessed: Number(r.accessed),
+        imp: r.imp,
+        tf,
+        dl: tf.size,
+        vec: r.vec ? Float64Array.from(JSON.parse(r.vec) as number[]) : null,
+      };
+    }),
+  };
+}
+
+export const minMax = (xs: (number | null)[], missing: number): number[] => {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const x of xs)
+    if (x !== null) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+  return xs.map((x) => (x === null ? missing : hi > lo ? (x - lo) / (hi - lo) : 0.5));
+};
+
+export function cosine(docs: Doc[], q: Float64Array): (number | null)[] {
+  let qn = 0;
+  for (const x of q) qn += x * x;
+  return docs.map((d) => {
+    if (!d.vec) return null;
+    let dot = 0;
+    let dn = 0;
+    for (let i = 0; i < q.length; i++) {
+      dot += (q[i] as number) * (d.vec[i] as number);
+      dn += (d.vec[i] as number) * (d.vec[i] as number);
+    }
+    return dot / Math.sqrt(qn * dn);
+  });
+}
+
+/** Okapi BM25 over the given docs as relevance.ts computes it; `terms` may carry weights (default 1). */
+export function bm25(docs: Doc[], terms: Map<string, number>): number[] {
+  const { k1, b } = BM25;
+  const n = docs.length;
+  const avgdl = docs.reduce((s, d) => s + d.dl, 0) / n;
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of terms.keys()) if (d.tf.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  return docs.map((d) => {
+    let s = 0;
+    for (const [t, w] of terms) {
+      const tf = d.tf.get(t);
+      if (!tf) continue;
+      const f = df.get(t) as number;
+      s +=
+        w *
+        Math.log(1 + (n - f + 0.5) / (f + 0.5)) *
+        ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * d.dl) / avgdl)));
+    }
+    return s;
+  });
+}
+
+/** α·cos' + (1 − α)·bm25' (not rescaled), as rel_fused in relevance.ts. */
+export const fuse = (cos: (number | null)[], lex: number[], a: number): number[] => {
+  const c = minMax(cos, 0);
+  const l = minMax(lex, 0);
+  return c.map((x, i) => a * x + (1 - a) * (l[i] as number));
+};
+
+/** rel + share × max(neighbours' rel) over `n` docs either side in stream order (docs are sorted). */
+export const withNeighbours = (rel: number[], share: number, n = 1): number[] =>
+  rel.map((r, i) => {
+    let best = 0;
+    for (let d = -n; d <= n; d++)
+      if (d !== 0 && i + d >= 0 && i + d < rel.length) best = Math.max(best, rel[i + d] as number);
+    return r + share * best;
+  });
+
+export type Weights3 = [number, number, number];
+
+/** The service's score: weighted sum of min-max scaled recency, importance, relevance. Returns ranked labels. */
+export function rank(
+  docs: Doc[],
+  now: number,
+  rel: (number | null)[],
+  w: Weights3,
+  decay: number,
+  unit: number,
+): string[] {
+  const rec = minMax(
+    docs.map((d) => decay ** Math.max((now - d.accessed) / unit, 0)),
+    0,
+  );
+  const imp = minMax(
+    docs.map((d) => d.imp),
+    0.5,
+  );
+  const r = minMax(rel, 0);
+  return docs
+    .map((d, i) => ({
+      label: d.label,
+      id: d.id,
+      s: w[0] * (rec[i] as number) + w[1] * (imp[i] as number) + w[2] * (r[i] as number),
+    }))
+    .sort((x, y) => y.s - x.s || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+    .map((x) => x.label);
+}

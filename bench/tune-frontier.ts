@@ -1,0 +1,457 @@
+/**
+ * The default ranking's two requirements side by side (issue 14, ADR 0014): LoCoMo dev recall@10
+ * (tuning and held-out halves, bench/lib/split.ts) and the knowledge-update rate of the 60
+ * generated cases of test/support/knowledge-updates.ts, for a grid of weights, decays, units and
+ * relevance variants, computed in memory (bench/lib/sim.ts) after a check against the service SQL.
+ * Needs EVAL_DATABASE_URL loaded by `npm run eval:locomo`; stores the knowledge-update cases
+ * there too (agents `ku-…`), through the API, as the test does.
+ *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice npx tsx bench/tune-frontier.ts
+ * This bench reads whole streams into Node by design (a few hundred memories each); the service never does.
+ */
+import { resolve } from "node:path";
+import { and, sql } from "drizzle-orm";
+import pgvector from "pgvector";
+import { createApp } from "../src/api/app";
+import { composeSystem } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { queryRows } from "../src/db/client";
+import { silentLogger } from "../src/lib/logger";
+import { filterConditions } from "../src/memory/filters";
+import { CONTEXT_SHARE, HYBRID_VECTOR_SHARE, relevanceSql } from "../src/memory/retrieve/relevance";
+import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
+import { readLocomo, score } from "./lib/locomo";
+import {
+  bm25,
+  cosine,
+  type Doc,
+  fuse,
+  minMax,
+  type Question,
+  rank,
+  readStream,
+  type Stream,
+  type Weights3,
+  withNeighbours,
+} from "./lib/sim";
+import { HELD_OUT, split } from "./lib/split";
+import { printTable } from "./lib/stats";
+import { timeWindow, type Window } from "./lib/time-window";
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const url = process.env.EVAL_DATABASE_URL;
+if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
+const { queries, fingerprint } = readLocomo(dir);
+
+const config = loadConfig({
+  DATABASE_URL: url,
+  MEMSTREAM_DATA_DIR: "memory://",
+  EMBEDDING_PROVIDER: "offline",
+});
+const system = await composeSystem(config, silentLogger);
+const app = createApp(system.app);
+const { embedder } = system.providers;
+const db = system.app.memory.db;
+const model = embedder.modelId;
+
+// --- knowledge-update cases, stored once per database as the test stores them ---
+const kuCases = knowledgeUpdateCases(60);
+const kuAgent = (i: number) => `ku-${model}:${i}`;
+{
+  const [{ n } = { n: 0 }] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM memories WHERE agent_id LIKE ${`ku-${model}:%`}`,
+  );
+  if (n !== kuCases.length * 12) {
+    await db.execute(sql`DELETE FROM memories WHERE agent_id LIKE ${`ku-${model}:%`}`);
+    const texts = [
+      ...new Set(kuCases.flatMap((c) => [c.old.text, c.new.text, ...c.fillers.map((f) => f.text)])),
+    ];
+    const vs = await embedder.embed(texts);
+    const vec = new Map(texts.map((x, i) => [x, vs[i] as number[]]));
+    for (const [i, c] of kuCases.entries()) {
+      const items = [
+        { ...c.old, importance: 5, label: "old" },
+        { ...c.new, importance: 5, label: "new" },
+        ...c.fillers.map((f, j) => ({ ...f, label: `filler ${j}` })),
+      ];
+      const res = await app.request(`/v1/agents/${encodeURIComponent(kuAgent(i))}/memories`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          memories: items.map((m) => ({
+            description: m.text,
+            createdAt: m.at,
+            importance: m.importance,
+            embedding: vec.get(m.text),
+            metadata: { label: m.label },
+          })),
+        }),
+      });
+      if (res.status !== 201) throw new Error(`ku store: ${res.status} ${await res.text()}`);
+    }
+  }
+}
+
+// --- streams and questions ---
+const streams = new Map<string, Stream>();
+const locomoAgent = (conv: string) => `locomo-${fingerprint}-${model}:${conv}`;
+const asked = queries.filter((q) => q.evidence.length > 0);
+for (const conv of new Set(asked.map((q) => q.conversation_id)))
+  streams.set(locomoAgent(conv), await readStream(db, locomoAgent(conv), model));
+for (const i of kuCases.keys()) streams.set(kuAgent(i), await readStream(db, kuAgent(i), model));
+
+async function lexemes(texts: string[]): Promise<string[][]> {
+  const rows = await queryRows<{ i: number; t: string[] }>(
+    db,
+    sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
+      FROM unnest(${`{${texts.map((x) => `"${x.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) WITH ORDINALITY AS u(x, i)`,
+  );
+  return rows.sort((a, b) => a.i - b.i).map((r) => r.t);
+}
+const toQuestions = async (
+  xs: { stream: string; text: string; category: string; conv: string; evidence: string[]; now: string }[],
+): Promise<Question[]> => {
+  const vs = await embedder.embed(xs.map((x) => x.text));
+  const ts = await lexemes(xs.map((x) => x.text));
+  return xs.map((x, i) => ({
+    ...x,
+    now: Date.parse(x.now) / 1000,
+    vec: Float64Array.from(vs[i] as number[]),
+    terms: ts[i] as string[],
+  }));
+};
+const locomo = await toQuestions(
+  asked.map((q) => ({
+    stream: locomoAgent(q.conversation_id),
+    text: q.question,
+    category: `${q.category} ${q.category_name}`,
+    conv: q.conversation_id,
+    evidence: q.evidence,
+    now: q.now,
+  })),
+);
+const ku = await toQuestions(
+  kuCases.map((c, i) => ({
+    stream: kuAgent(i),
+    text: c.question,
+    category: "ku",
+    conv: "ku",
+    evidence: ["new"],
+    now: KU_NOW,
+  })),
+);
+
+// --- relevance variants: raw relevance per doc (the final min-max happens in rank) ---
+type Rel = (docs: Doc[], q: Question) => (number | null)[];
+const terms1 = (q: Question) => new Map(q.terms.map((t) => [t, 1]));
+const hybridOf = (a: number) => (docs: Doc[], q: Question) =>
+  fuse(cosine(docs, q.vec), bm25(docs, terms1(q)), a);
+const contextualOf =
+  (a: number, share: number, n = 1) =>
+  (docs: Doc[], q: Question) =>
+    withNeighbours(hybridOf(a)(docs, q), share, n);
+
+/** Pseudo-relevance feedback: the top `m` docs of hybrid give `t` expansion lexemes (weight β) and a Rocchio vector (γ). */
+const prfOf =
+  (m: number, t: number, beta: number, gamma: number, share: number) =>
+  (docs: Doc[], q: Question): number[] => {
+    const first = hybridOf(HYBRID_VECTOR_SHARE)(docs, q);
+    const top = first
+      .map((s, i) => [s, i] as const)
+      .sort((x, y) => y[0] - x[0])
+      .slice(0, m)
+      .map(([, i]) => docs[i] as Doc);
+    const terms = terms1(q);
+    if (t > 0 && beta > 0) {
+      const n = docs.length;
+      const df = new Map<string, number>();
+      for (const d of docs) for (const l of d.tf.keys()) df.set(l, (df.get(l) ?? 0) + 1);
+      const weight = new Map<string, number>();
+      for (const d of top)
+        for (const l of d.tf.keys())
+          if (!terms.has(l)) {
+            const f = df.get(l) as number;
+            weight.set(l, (weight.get(l) ?? 0) + Math.log(1 + (n - f + 0.5) / (f + 0.5)));
+          }
+      for (const [l] of [...weight].sort((x, y) => y[1] - x[1]).slice(0, t)) terms.set(l, beta);
+    }
+    let qv = q.vec;
+    if (gamma > 0) {
+      qv = Float64Array.from(q.vec);
+      for (const d of top)
+        if (d.vec)
+          for (let i = 0; i < qv.length; i++) qv[i] = (qv[i] as number) + (gamma / m) * (d.vec[i] as number);
+    }
+    const fused = fuse(cosine(docs, qv), bm25(docs, terms), HYBRID_VECTOR_SHARE);
+    return share > 0 ? withNeighbours(fused, share) : fused;
+  };
+
+// --- evaluation with memoized relevance per (variant, question) ---
+const relCache = new Map<string, (number | null)[][]>();
+type Filter = { name: string; window: (q: Question) => Window | null; before: number; after: number } | null;
+function docsFor(q: Question, filter: Filter): Doc[] {
+  const all = (streams.get(q.stream) as Stream).docs;
+  if (!filter) return all;
+  const w = filter.window(q);
+  if (!w) return all;
+  const inside = all.filter((d) => d.at >= w.start - filter.before && d.at < w.end + filter.after);
+  return inside.length > 0 ? inside : all;
+}
+function relevance(name: string, rel: Rel, qs: Question[], filter: Filter) {
+  const key = `${name} ${filter?.name ?? ""} ${qs === ku ? "ku" : "locomo"}`;
+  let v = relCache.get(key);
+  if (!v) {
+    v = qs.map((q) => rel(docsFor(q, filter), q));
+    relCache.set(key, v);
+  }
+  return v;
+}
+
+type Config = { name: string; rel: [string, Rel]; w: Weights3; decay: number; unit: number; filter?: Filter };
+function run(c: Config) {
+  const filter = c.filter ?? null;
+  const lr = relevance(c.rel[0], c.rel[1], locomo, filter);
+  const scored = locomo.map((q, i) => ({
+    q,
+    s: score(rank(docsFor(q, filter), q.now, lr[i] as (number | null)[], c.w, c.decay, c.unit), q.evidence),
+  }));
+  const { tune, heldOut } = split(scored, (x) => x.q.conv);
+  const mean = (xs: typeof scored) => xs.reduce((a, x) => a + x.s.r10, 0) / xs.length;
+  const kr = relevance(c.rel[0], c.rel[1], ku, filter);
+  const newer = ku.filter((q, i) => {
+    const order = rank(docsFor(q, filter), q.now, kr[i] as (number | null)[], c.w, c.decay, c.unit);
+    return order.indexOf("new") < order.indexOf("old");
+  }).length;
+  return { tune: mean(tune), held: mean(heldOut), all: mean(scored), ku: newer / ku.length };
+}
+
+// --- check the in-memory relevance against the service's SQL (contextual, a few questions) ---
+{
+  let worst = 0;
+  for (const q of [...locomo.slice(0, 4), ...ku.slice(0, 2)]) {
+    const where = and(...filterConditions(q.stream, {}));
+    const v = { vector: pgvector.toSql(Array.from(q.vec)), model, dimensions: 512 };
+    const rel = relevanceSql(q.stream, v, { kind: "contextual", text: q.text }, where);
+    const rows = await queryRows<{ id: string; rel: number }>(
+      db,
+      sql`WITH ${rel.ctes} done AS (SELECT 1) SELECT id, rel FROM rel_ctx`,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r.rel]));
+    const docs = (streams.get(q.stream) as Stream).docs;
+    const mine = contextualOf(HYBRID_VECTOR_SHARE, CONTEXT_SHARE)(docs, q);
+    for (const [i, d] of docs.entries())
+      worst = Math.max(worst, Math.abs((byId.get(d.id) ?? Number.NaN) - (mine[i] as number)));
+  }
+  console.log(
+    `in-memory contextual relevance vs the service SQL: max |difference| ${worst.toExponential(2)}`,
+  );
+  if (!(worst < 1e-6)) throw new Error("the simulation does not match the service");
+}
+
+const H = 3_600;
+const D = 86_400;
+const BALANCED: Weights3 = [1, 0.5, 1.5];
+const ctx = (share: number, a = HYBRID_VECTOR_SHARE): [string, Rel] => [
+  `contextual ${a} ${share}`,
+  contextualOf(a, share),
+];
+const configs: Config[] = [];
+const add = (c: Config) => configs.push(c);
+const only = (process.env.FRONTIER ?? "base,grid,time,prf").split(",");
+
+if (only.includes("base")) {
+  add({
+    name: "paper",
+    rel: ["vector", (docs, q) => cosine(docs, q.vec)],
+    w: [1, 1, 1],
+    decay: 0.99,
+    unit: H,
+  });
+  add({ name: "relevance only, hybrid", rel: ["hybrid", hybridOf(0.6)], w: [0, 0, 1], decay: 0.99, unit: H });
+  add({ name: "relevance only, contextual 0.7", rel: ctx(0.7), w: [0, 0, 1], decay: 0.99, unit: H });
+  add({
+    name: "balanced (1/0.5/1.5, 0.993/day, ctx 0.7)",
+    rel: ctx(0.7),
+    w: BALANCED,
+    decay: 0.993,
+    unit: D,
+  });
+  add({ name: "balanced without importance", rel: ctx(0.7), w: [1, 0, 1.5], decay: 0.993, unit: D });
+  add({ name: "balanced without recency", rel: ctx(0.7), w: [0, 0.5, 1.5], decay: 0.993, unit: D });
+}
+const timeFilter: Filter = {
+  name: "time",
+  window: (q) => timeWindow(q.text, new Date(q.now * 1000)),
+  before: Number(process.env.TIME_BEFORE ?? 1) * D,
+  after: Number(process.env.TIME_AFTER ?? 1) * D,
+};
+if (only.includes("grid"))
+  for (const filter of process.env.TIME === "both"
+    ? [null, timeFilter]
+    : process.env.TIME
+      ? [timeFilter]
+      : [null])
+    for (const a of (process.env.ALPHAS ?? String(HYBRID_VECTOR_SHARE)).split(",").map(Number))
+      for (const share of (process.env.SHARES ?? "0.5,0.7").split(",").map(Number))
+        for (const [un, unit] of (process.env.UNITS ?? "day,week")
+          .split(",")
+          .map((u) => [u, u === "day" ? D : 7 * D] as const))
+          for (const decay of (process.env.DECAYS ?? "0.9,0.95,0.98,0.99,0.993,0.998").split(",").map(Number))
+            for (const w of JSON.parse(
+              process.env.WEIGHTS ??
+                "[[1,0.5,1.5],[1,0.25,1.5],[1,0,1.5],[1,0.5,2],[1,0.25,2],[1,0,2],[1,0.5,3],[1,0,3]]",
+            ) as Weights3[])
+              add({
+                name: `${w.join("/")} ${decay}/${un} ctx α${a} ${share}${filter ? " time" : ""}`,
+                rel: ctx(share, a),
+                w,
+                decay,
+                unit,
+                filter,
+              });
+if (only.includes("time")) {
+  const win = (q: Question) => timeWindow(q.text, new Date(q.now * 1000));
+  const n = locomo.filter((q) => win(q)).length;
+  console.log(
+    `questions with a time expression: ${n} of ${locomo.length}; knowledge updates: ${ku.filter((q) => win(q)).length}`,
+  );
+  for (const [before, after] of [
+    [0, 0],
+    [D, D],
+    [0, 7 * D],
+    [2 * D, 7 * D],
+    [7 * D, 14 * D],
+  ] as const) {
+    const filter: Filter = { name: `time ${before / D}/${after / D}`, window: win, before, after };
+    add({
+      name: `relevance only, ctx 0.7, time filter −${before / D}d +${after / D}d`,
+      rel: ctx(0.7),
+      w: [0, 0, 1],
+      decay: 0.99,
+      unit: H,
+      filter,
+    });
+    add({
+      name: `balanced, time filter −${before / D}d +${after / D}d`,
+      rel: ctx(0.7),
+      w: BALANCED,
+      decay: 0.993,
+      unit: D,
+      filter,
+    });
+  }
+}
+if (only.includes("prf"))
+  for (const [m, t, beta, gamma] of [
+    [3, 5, 0.3, 0],
+    [3, 10, 0.3, 0],
+    [5, 10, 0.3, 0],
+    [3, 5, 0.5, 0],
+    [3, 0, 0, 0.5],
+    [5, 0, 0, 0.5],
+    [3, 0, 0, 1],
+    [3, 5, 0.3, 0.5],
+  ] as const) {
+    const r: [string, Rel] = [`prf ${m} ${t} ${beta} ${gamma}`, prfOf(m, t, beta, gamma, 0.7)];
+    add({
+      name: `relevance only, ctx 0.7 + PRF m${m} t${t} β${beta} γ${gamma}`,
+      rel: r,
+      w: [0, 0, 1],
+      decay: 0.99,
+      unit: H,
+    });
+    add({
+      name: `balanced + PRF m${m} t${t} β${beta} γ${gamma}`,
+      rel: r,
+      w: BALANCED,
+      decay: 0.993,
+      unit: D,
+    });
+  }
+
+if (only.includes("pow"))
+  for (const p of (process.env.POWERS ?? "1.5,2,3").split(",").map(Number)) {
+    const r: [string, Rel] = [
+      `ctx 0.7 ^${p}`,
+      (docs, q) => minMax(contextualOf(HYBRID_VECTOR_SHARE, 0.7)(docs, q), 0).map((x) => x ** p),
+    ];
+    add({ name: `relevance only, ctx 0.7 ^${p}`, rel: r, w: [0, 0, 1], decay: 0.99, unit: H });
+    for (const decay of [0.98, 0.99, 0.993, 0.998])
+      for (const w of JSON.parse(
+        process.env.WEIGHTS ?? "[[1,0.5,1.5],[1,0.5,2],[1,0.5,3],[1,0.25,2],[1,0.25,3],[1,0.5,4]]",
+      ) as Weights3[])
+        add({ name: `${w.join("/")} ${decay}/day ctx 0.7 ^${p}`, rel: r, w, decay, unit: D });
+  }
+if (only.includes("diag")) {
+  const rel = contextualOf(HYBRID_VECTOR_SHARE, 0.7);
+  const rows: string[] = [];
+  for (const q of ku.slice(0, 12)) {
+    const docs = (streams.get(q.stream) as Stream).docs;
+    const r = minMax(rel(docs, q), 0);
+    const rec = minMax(
+      docs.map((d) => 0.993 ** ((q.now - d.accessed) / D)),
+      0,
+    );
+    const order = r
+      .map((x, i) => [x, i] as const)
+      .sort((a, b) => b[0] - a[0])
+      .map(([, i]) => i);
+    const at = (l: string) => docs.findIndex((d) => d.label === l);
+    const o = at("old");
+    const n = at("new");
+    rows.push(
+      `${q.text} | old rel' ${r[o]?.toFixed(2)} rank ${order.indexOf(o) + 1} rec' ${rec[o]?.toFixed(2)} | new rel' ${r[n]?.toFixed(2)} rank ${order.indexOf(n) + 1} rec' ${rec[n]?.toFixed(2)}`,
+    );
+  }
+  console.log(rows.join("\n"));
+  // LoCoMo: evidence relevance' and rank, and the relevance' at rank 10 and 25.
+  const ev: number[][] = [];
+  for (const q of locomo) {
+    const docs = (streams.get(q.stream) as Stream).docs;
+    const r = minMax(rel(docs, q), 0);
+    const sorted = [...r].sort((a, b) => b - a);
+    for (const e of q.evidence) {
+      const i = docs.findIndex((d) => d.label === e);
+      if (i >= 0)
+        ev.push([
+          r[i] as number,
+          sorted.indexOf(r[i] as number) + 1,
+          sorted[9] as number,
+          sorted[24] as number,
+          sorted[1] as number,
+        ]);
+    }
+  }
+  const med = (k: number) => {
+    const xs = ev.map((x) => x[k] as number).sort((a, b) => a - b);
+    return [0.25, 0.5, 0.75].map((p) => xs[Math.floor(p * xs.length)]?.toFixed(2)).join("/");
+  };
+  console.log(
+    `LoCoMo evidence rel' q25/50/75 ${med(0)}; rank ${med(1)}; rel' at rank 2 ${med(4)}, 10 ${med(2)}, 25 ${med(3)}`,
+  );
+}
+
+const rows = configs.map((c) => {
+  const r = run(c);
+  const row = {
+    config: c.name,
+    "tune r@10": r.tune,
+    "held-out r@10": r.held,
+    "all r@10": r.all,
+    "KU newer first": r.ku,
+  };
+  console.log(JSON.stringify(row));
+  return row;
+});
+const { tune, heldOut } = split(locomo, (q) => q.conv);
+console.log(
+  `tuning: ${tune.length} questions; held out (${HELD_OUT.join(", ")}): ${heldOut.length}; KU cases ${ku.length}`,
+);
+printTable(
+  rows.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "number" ? v.toFixed(3) : v])),
+  ),
+);
+void minMax;
+await system.close();

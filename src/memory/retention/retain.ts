@@ -1,0 +1,44 @@
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { agentSettings } from "../../db/schema";
+import type { MemoryDeps } from "../deps";
+import { applyForget } from "./apply";
+import { agentPolicy } from "./forget";
+import { deletesAnything } from "./policy";
+
+/**
+ * One scheduled retention run (`agent.retain`): applies the agent's own policy and records the
+ * run in `retained_at`, so the sweep enqueues the next one an interval later. An agent whose
+ * policy was removed meanwhile is left alone (a late job does nothing).
+ */
+export async function retainAgent(
+  deps: Pick<MemoryDeps, "db" | "clock">,
+  agentId: string,
+  batch?: number,
+): Promise<{ deleted: number }> {
+  const policy = await agentPolicy(deps, agentId);
+  if (!policy || !deletesAnything(policy)) return { deleted: 0 };
+  const now = deps.clock.now();
+  const { count } = await applyForget(deps.db, agentId, policy, now, batch);
+  await deps.db.update(agentSettings).set({ retainedAt: now }).where(eq(agentSettings.agentId, agentId));
+  return { deleted: count };
+}
+
+/** Agents with a retention policy whose last run is older than `intervalMs` (or that never ran), longest-waiting first. */
+export async function agentsDueForRetention(
+  deps: Pick<MemoryDeps, "db" | "clock">,
+  opts: { intervalMs: number; limit: number },
+): Promise<string[]> {
+  const before = new Date(deps.clock.now().getTime() - opts.intervalMs);
+  const rows = await deps.db
+    .select({ agentId: agentSettings.agentId })
+    .from(agentSettings)
+    .where(
+      and(
+        isNotNull(agentSettings.retention),
+        or(isNull(agentSettings.retainedAt), lt(agentSettings.retainedAt, before)),
+      ),
+    )
+    .orderBy(sql`${agentSettings.retainedAt} ASC NULLS FIRST`)
+    .limit(opts.limit);
+  return rows.map((r) => r.agentId);
+}
