@@ -206,7 +206,7 @@ describe("retrieve: fast mode", () => {
       // Two memories per list in the first round: far too few for a top 10.
       const got = await db.transaction(async (tx) => {
         await useIndexPaths(tx);
-        return fastRank<{ id: string; score: number; certain: boolean }>(tx, p, own, {
+        return fastRank<{ id: string; score: number; certain: boolean; missed: boolean }>(tx, p, own, {
           relevance: 2,
           recImp: 2,
         });

@@ -106,11 +106,15 @@ export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
           ELSE (SELECT kth.kth > bm.b_m + ${EPS}::float8 FROM kth, bm) END AS certain
     ),
     -- Memories outside the seeds that can still reach the top k, with their relevance (one pass).
+    -- OFFSET 0: the bound first, then the seeds are left out (the planner anti-joined all 100k first).
     more AS MATERIALIZED (
-      SELECT d.id, d.rel FROM d CROSS JOIN bnd
-      WHERE (SELECT certain FROM g)
-        AND ${w.relevance}::float8 * ${relScaled(sql`d.rel`)} + (SELECT b_m FROM bm) >= (SELECT kth FROM kth) - ${EPS}::float8
-        AND NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = d.id)
+      SELECT x.id, x.rel FROM (
+        SELECT d.id, d.rel FROM d CROSS JOIN bnd
+        WHERE (SELECT certain FROM g)
+          AND ${w.relevance}::float8 * ${relScaled(sql`d.rel`)} + (SELECT b_m FROM bm) >= (SELECT kth FROM kth) - ${EPS}::float8
+        OFFSET 0
+      ) x
+      WHERE NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = x.id)
     ),
     cand AS MATERIALIZED (
       SELECT id, rec, imp, rel FROM seed WHERE (SELECT certain FROM g)

@@ -117,19 +117,30 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
           + coalesce((SELECT ${w.relevance}::float8 * ${relScaled(sql`1 - max(rel_list.dist)`)} FROM rel_list, b
               GROUP BY b.vlo, b.vhi), 0) END AS tau
     ),
+    -- τ assumes HNSW returned every vector more relevant than its last result. A memory seen
+    -- through the b list that is more relevant, yet not returned, shows the walk missed some
+    -- (it can settle in a wrong region): then the round is not trusted.
+    missed AS MATERIALIZED (
+      SELECT (SELECT count(*) FROM rel_list) = ${depth.relevance} AND EXISTS (
+        SELECT 1 FROM cand WHERE cand.rel > (SELECT 1 - max(dist) FROM rel_list) + ${EPS}::float8
+          AND NOT EXISTS (SELECT 1 FROM rel_list WHERE rel_list.id = cand.id)
+          ${p.fresh?.length && q ? sql`AND NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = cand.id)` : sql``}
+      ) AS missed
+    ),
     ${scoreAndSelect(
       p,
-      sql`, (SELECT tau FROM tau) AS tau, (SELECT tau IS NULL OR ((SELECT count(*) FROM top) = ${p.k}
+      sql`, (SELECT tau FROM tau) AS tau, (SELECT missed FROM missed) AS missed,
+        (SELECT tau IS NULL OR ((SELECT count(*) FROM top) = ${p.k}
           AND (SELECT min(score) FROM top) > tau + ${EPS}::float8) FROM tau) AS certain`,
     )}`;
 }
 
-type FastRow = { certain: boolean };
+type FastRow = { certain: boolean; missed: boolean };
 
 /**
  * Runs rounds of `fastRankQuery`, doubling both depths, until a round is certain; returns its
- * rows and how many rounds it took, or null when depth `MAX_DEPTH` is still not enough (the
- * caller then ranks exactly).
+ * rows and how many rounds it took, or null when depth `MAX_DEPTH` is still not enough or HNSW
+ * was seen to skip a vector (the caller then ranks exactly).
  */
 export async function fastRank<R extends FastRow>(
   tx: Pick<Db, "execute">,
@@ -142,6 +153,8 @@ export async function fastRank<R extends FastRow>(
     rounds++;
     if (index) await setEfSearch(tx, d.relevance);
     const rows = await queryRows<R>(tx, fastRankQuery(p, index, d));
+    // HNSW skipped a vector it should have returned: reading deeper would trust it again.
+    if (rows[0]?.missed) return null;
     if (rows.length === 0 || rows[0]?.certain) return { rows, rounds };
   }
   return null;

@@ -156,7 +156,8 @@ export async function retrieve(
     let ranked: Row[] | null = null;
     if (choice.mode === "fast") {
       await useIndexPaths(tx);
-      ranked = (await fastRank<Row & { certain: boolean }>(tx, params, choice.index))?.rows ?? null;
+      ranked =
+        (await fastRank<Row & { certain: boolean; missed: boolean }>(tx, params, choice.index))?.rows ?? null;
       // No round was certain within the depth limit: the exact ranking, reported as such.
       if (!ranked) mode = "exact";
     }
