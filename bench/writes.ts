@@ -14,7 +14,9 @@
  * figure's timed requests in the first round, `dir/<server>-<dims>-<batch>-<clients>.cpuprofile`;
  * summarize with `npx tsx bench/lib/profile-summary.ts dir/*.cpuprofile`), BENCH_WRITES_COMPARE
  * (the bench/lib/write-server.ts of another checkout: each figure also runs against it, alternating,
- * and the table gives both and the ratio, measured in the same run).
+ * and the table gives both and the ratio, measured in the same run). "server CPU ms / 1,000" is the
+ * service process's CPU time (user + system) per 1,000 memories stored, which a loaded machine
+ * inflates far less than wall time; Postgres's CPU is not in it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -52,13 +54,22 @@ type Figure = {
   minimal: boolean;
   perSec: Map<Server, number[]>;
   requestMs: Map<Server, number[]>;
+  cpuMs: Map<Server, number[]>;
 };
 const figures: Figure[] = [];
 for (const dims of DIMS)
   for (const batch of BATCHES)
     for (const clients of CLIENTS)
       for (const minimal of MINIMAL ? [false, true] : [false])
-        figures.push({ dims, batch, clients, minimal, perSec: new Map(), requestMs: new Map() });
+        figures.push({
+          dims,
+          batch,
+          clients,
+          minimal,
+          perSec: new Map(),
+          requestMs: new Map(),
+          cpuMs: new Map(),
+        });
 
 try {
   // Four distinct bodies per shape, reused: ids are the server's, so a body may be sent again.
@@ -83,6 +94,7 @@ try {
         const r = await measure(s, bodies.get(`${f.dims}/${f.batch}`) as Buffer[], f, profile);
         push(f.perSec, s, [r.perSec]);
         push(f.requestMs, s, r.requestMs);
+        push(f.cpuMs, s, [r.cpuMsPer1000]);
         console.log(
           `round ${round}, ${s.name}: ${f.dims}-d, batches of ${f.batch}, ${f.clients} client(s)${f.minimal ? ", return=minimal" : ""}: ${Math.round(r.perSec)} memories/s`,
         );
@@ -112,6 +124,7 @@ const rows = figures.flatMap((f) =>
       "memories/s (median)": Math.round(median),
       "request p50 ms": quantile(ms, 0.5),
       "request p99 ms": quantile(ms, 0.99),
+      "server CPU ms / 1,000": quantile(f.cpuMs.get(s) ?? [], 0.5),
     };
     if (COMPARE) {
       const other = quantile(f.perSec.get(servers[1] as Server) ?? [], 0.5);
@@ -145,20 +158,27 @@ async function measure(server: Server, pool: Buffer[], f: Figure, profile: strin
   // Warm-up: one batch per client (connections, prepared statements, JIT), not counted.
   await Promise.all(Array.from({ length: f.clients }, (_, c) => client(c, 1, false)));
   if (profile) await tell(server, { profile: "start" });
+  const cpu0 = (await tell(server, { cpu: true })).cpu;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: f.clients }, (_, c) => client(c, perClient, true)));
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = (await tell(server, { cpu: true })).cpu - cpu0;
   if (profile) await tell(server, { profile: "stop", file: profile });
   const expected = (perClient + 1) * f.clients * f.batch;
   const [row] = await sql`SELECT count(*)::int AS n FROM memory_embeddings WHERE agent_id = ${AGENT}`;
   if (row?.n !== expected) throw new Error(`stored ${row?.n} vectors, expected ${expected}`);
-  return { perSec: (perClient * f.clients * f.batch) / seconds, requestMs };
+  const stored = perClient * f.clients * f.batch;
+  return { perSec: stored / seconds, requestMs, cpuMsPer1000: cpu / stored };
 }
 
-/** Sends a server a profiler command and waits for its acknowledgement. */
-async function tell(server: Server, m: { profile: "start" | "stop"; file?: string }) {
+/** Sends a server a command (profiler, CPU time) and waits for its answer. */
+async function tell(
+  server: Server,
+  m: { profile?: "start" | "stop"; file?: string; cpu?: true },
+): Promise<{ cpu: number }> {
   server.child.send(m);
-  await once(server.child, "message");
+  const [answer] = await once(server.child, "message");
+  return answer as { cpu: number };
 }
 
 async function post(server: Server, json: Buffer, minimal: boolean) {
