@@ -10,7 +10,8 @@
  * the clock starts: the figure is the service's, not the client's. Knobs: BENCH_WRITES_DIMS
  * (512,1536), BENCH_WRITES_BATCHES (100,1000), BENCH_WRITES_CLIENTS (1,4), BENCH_WRITES_MEMORIES
  * (memories per figure, default 10,000), BENCH_WRITES_MINIMAL=1 (also each figure with
- * `Prefer: return=minimal`), BENCH_WRITES_PROFILE=dir (a CPU profile of the server over each
+ * `Prefer: return=minimal`), BENCH_WRITES_BASE64=1 (also each figure with vectors sent as base64
+ * float32, on this checkout's server only), BENCH_WRITES_PROFILE=dir (a CPU profile of the server over each
  * figure's timed requests in the first round, `dir/<server>-<dims>-<batch>-<clients>.cpuprofile`;
  * summarize with `npx tsx bench/lib/profile-summary.ts dir/*.cpuprofile`), BENCH_WRITES_COMPARE
  * (the bench/lib/write-server.ts of another checkout: each figure also runs against it, alternating,
@@ -38,6 +39,7 @@ const REPEAT = Number(process.env.BENCH_WRITES_REPEAT ?? 3);
 const PROFILE = process.env.BENCH_WRITES_PROFILE;
 const COMPARE = process.env.BENCH_WRITES_COMPARE;
 const MINIMAL = process.env.BENCH_WRITES_MINIMAL === "1";
+const BASE64 = process.env.BENCH_WRITES_BASE64 === "1";
 
 type Server = { name: string; child: ChildProcess; port: number };
 const url = await ensureDatabase();
@@ -52,6 +54,7 @@ type Figure = {
   batch: number;
   clients: number;
   minimal: boolean;
+  base64: boolean;
   perSec: Map<Server, number[]>;
   requestMs: Map<Server, number[]>;
   cpuMs: Map<Server, number[]>;
@@ -61,42 +64,46 @@ for (const dims of DIMS)
   for (const batch of BATCHES)
     for (const clients of CLIENTS)
       for (const minimal of MINIMAL ? [false, true] : [false])
-        figures.push({
-          dims,
-          batch,
-          clients,
-          minimal,
-          perSec: new Map(),
-          requestMs: new Map(),
-          cpuMs: new Map(),
-        });
+        for (const base64 of BASE64 ? [false, true] : [false])
+          figures.push({
+            dims,
+            batch,
+            clients,
+            minimal,
+            base64,
+            perSec: new Map(),
+            requestMs: new Map(),
+            cpuMs: new Map(),
+          });
+const shape = (f: Figure) => `${f.dims}/${f.batch}/${f.base64 ? "base64" : "numbers"}`;
+// Base64 vectors are this checkout's addition: the compared server would refuse them.
+const serversOf = (f: Figure) => (f.base64 ? servers.slice(0, 1) : servers);
 
 try {
   // Four distinct bodies per shape, reused: ids are the server's, so a body may be sent again.
   const bodies = new Map<string, Buffer[]>();
   for (const f of figures) {
-    const k = `${f.dims}/${f.batch}`;
-    if (!bodies.has(k))
+    if (!bodies.has(shape(f)))
       bodies.set(
-        k,
-        Array.from({ length: 4 }, () => body(f.batch, f.dims)),
+        shape(f),
+        Array.from({ length: 4 }, () => body(f.batch, f.dims, f.base64)),
       );
   }
   for (let round = 1; round <= REPEAT; round++) {
     for (const f of figures) {
       // Alternate which server goes first, so neither always follows the other's writes.
-      const order = round % 2 ? servers : [...servers].reverse();
+      const order = round % 2 ? serversOf(f) : [...serversOf(f)].reverse();
       for (const s of order) {
         const profile =
           PROFILE && round === 1
-            ? `${PROFILE}/${s.name}-${f.dims}-${f.batch}-${f.clients}${f.minimal ? "-minimal" : ""}.cpuprofile`
+            ? `${PROFILE}/${s.name}-${f.dims}-${f.batch}-${f.clients}${f.minimal ? "-minimal" : ""}${f.base64 ? "-base64" : ""}.cpuprofile`
             : "";
-        const r = await measure(s, bodies.get(`${f.dims}/${f.batch}`) as Buffer[], f, profile);
+        const r = await measure(s, bodies.get(shape(f)) as Buffer[], f, profile);
         push(f.perSec, s, [r.perSec]);
         push(f.requestMs, s, r.requestMs);
         push(f.cpuMs, s, [r.cpuMsPer1000]);
         console.log(
-          `round ${round}, ${s.name}: ${f.dims}-d, batches of ${f.batch}, ${f.clients} client(s)${f.minimal ? ", return=minimal" : ""}: ${Math.round(r.perSec)} memories/s`,
+          `round ${round}, ${s.name}: ${f.dims}-d, batches of ${f.batch}, ${f.clients} client(s)${f.minimal ? ", return=minimal" : ""}${f.base64 ? ", base64" : ""}: ${Math.round(r.perSec)} memories/s`,
         );
       }
     }
@@ -110,7 +117,7 @@ try {
 }
 
 const rows = figures.flatMap((f) =>
-  servers.map((s) => {
+  serversOf(f).map((s) => {
     const perSec = f.perSec.get(s) ?? [];
     const ms = f.requestMs.get(s) ?? [];
     const median = quantile(perSec, 0.5);
@@ -119,6 +126,7 @@ const rows = figures.flatMap((f) =>
       dims: f.dims,
       batch: f.batch,
       clients: f.clients,
+      vectors: f.base64 ? "base64" : "numbers",
       answer: f.minimal ? "minimal" : "full",
       runs: perSec.map((x) => Math.round(x)).join(" / "),
       "memories/s (median)": Math.round(median),
@@ -126,7 +134,7 @@ const rows = figures.flatMap((f) =>
       "request p99 ms": quantile(ms, 0.99),
       "server CPU ms / 1,000": quantile(f.cpuMs.get(s) ?? [], 0.5),
     };
-    if (COMPARE) {
+    if (COMPARE && !f.base64) {
       const other = quantile(f.perSec.get(servers[1] as Server) ?? [], 0.5);
       row["× compared"] = (median / other).toFixed(2);
     }
@@ -196,8 +204,10 @@ async function post(server: Server, json: Buffer, minimal: boolean) {
 }
 
 /** A batch as UTF-8 bytes (so the client does not encode 10–30 MB per request on the shared cores). */
-function body(n: number, dims: number): Buffer {
-  const vec = () => Array.from({ length: dims }, () => Math.random() * 2 - 1);
+function body(n: number, dims: number, base64: boolean): Buffer {
+  const numbers = () => Array.from({ length: dims }, () => Math.random() * 2 - 1);
+  const vec = () =>
+    base64 ? Buffer.from(Float32Array.from(numbers()).buffer).toString("base64") : numbers();
   const json = JSON.stringify({
     memories: Array.from({ length: n }, (_, i) => ({
       description: `write ${i}`,
