@@ -10,6 +10,7 @@ import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
+import { withEmbeddingCache } from "./providers/embedding-cache";
 import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";
@@ -76,6 +77,7 @@ export async function composeSystem(
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? notifiers.enrichment,
     reflection: notifiers.reflection ?? noReflection,
+    outcomes: notifiers.outcomes,
     retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {
@@ -96,6 +98,14 @@ export async function composeSystem(
     reflect,
     ingest,
     github: { token: config.github.token, baseUrl: config.github.apiUrl },
+    // Cached: each consolidation embeds its task type's recent task texts again.
+    lessons: {
+      db: database.db,
+      clock,
+      embedder: withEmbeddingCache(providers.embedder),
+      chat: providers.chat,
+      enrichment: memory.enrichment,
+    },
     metrics,
   });
   const imports = notifiers.imports;

@@ -2,13 +2,14 @@ import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
-import type { EnrichmentNotifier, ReflectionScheduler } from "../memory/deps";
+import type { EnrichmentNotifier, OutcomeScheduler, ReflectionScheduler } from "../memory/deps";
 import type { Metrics } from "../metrics";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import {
   createDeliveryNotifier,
   createImportNotifier,
+  createOutcomeNotifier,
   createQueueNotifier,
   createReflectionNotifier,
 } from "./notifiers";
@@ -67,6 +68,7 @@ export function composeNotifiers(
   reflection: ReflectionScheduler | null;
   deliveries: DeliveryProcessor;
   imports: ImportQueue;
+  outcomes: OutcomeScheduler;
 } {
   return {
     enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
@@ -75,6 +77,7 @@ export function composeNotifiers(
       : null,
     deliveries: createDeliveryNotifier({ sink, logger }),
     imports: createImportNotifier({ sink, logger }),
+    outcomes: createOutcomeNotifier({ sink, logger }),
   };
 }
 

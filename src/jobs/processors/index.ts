@@ -1,5 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import { JOBS, type JobName, type Payload } from "../catalog";
+import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
 import { importGithub } from "./import-github";
@@ -17,6 +18,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "github.deliver": deliverGithub,
   "github.import": importGithub,
   "agent.reflect": reflectAgentJob,
+  "outcomes.consolidate": consolidateOutcomesJob,
   "agent.retain": retainAgentJob,
 };
 

@@ -3,6 +3,7 @@ import type { IngestDeps } from "../../ingest/github/deps";
 import type { GithubAccess } from "../../ingest/github/import/run-import";
 import type { Logger } from "../../lib/logger";
 import type { ReflectionScheduler } from "../../memory/deps";
+import type { ConsolidateDeps } from "../../memory/lessons/consolidate";
 import type { ReflectAgentDeps } from "../../memory/reflect/types";
 import type { Metrics } from "../../metrics";
 import type { Embedder, ImportanceScorer } from "../../providers/types";
@@ -20,6 +21,8 @@ export type ProcessorDeps = {
   reflection: ReflectionScheduler;
   /** Memory deps plus the chat model, for `agent.reflect`. */
   reflect: ReflectAgentDeps;
+  /** Database, task embedder, chat model and enrichment seam, for `outcomes.consolidate`. */
+  lessons: ConsolidateDeps;
   /** The memory domain and routing rules, for `github.deliver`. */
   ingest: IngestDeps;
   /** Where the GitHub REST API is and its token, for `github.import`. */

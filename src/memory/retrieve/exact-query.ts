@@ -3,6 +3,7 @@ import { filterConditions } from "../filters";
 import { exactTopKQuery, topKApplies } from "./exact-topk";
 import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
 import { relevanceSql } from "./relevance";
+import { sectionRankQuery } from "./sections-sql";
 
 /**
  * The exact Generative Agents ranking as one SELECT: candidates → min/max → scaled components
@@ -17,6 +18,7 @@ import { relevanceSql } from "./relevance";
  * The distance is computed once per candidate (materialized CTE), not once per window.
  */
 export function exactRankQuery(p: RankParams): SQL {
+  if (p.sections) return sectionRankQuery({ ...p, sections: p.sections });
   return topKApplies(p) ? exactTopKQuery(p) : fullRankQuery(p);
 }
 

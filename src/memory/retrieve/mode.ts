@@ -23,6 +23,9 @@ export async function chooseMode(
   if (p.lexical) {
     throw new Invalid(`mode fast supports only relevance vector; use exact or auto`, { field: "mode" });
   }
+  if (p.sections) {
+    throw new Invalid("mode fast does not support sections; use exact or auto", { field: "mode" });
+  }
   if (Object.values(p.filters).some((v) => v !== undefined)) {
     throw new Invalid("mode fast does not support kinds or filters; use exact or auto", { field: "mode" });
   }

@@ -28,7 +28,15 @@ export type RankParams = {
   weights: { recency: number; importance: number; relevance: number };
   k: number;
   touch: boolean;
+  /**
+   * Rank per section (sections-sql.ts): each memory goes to the section listing its kind
+   * (`kinds` null = every kind no section lists), and each section keeps its own top `k`.
+   */
+  sections?: RankSection[];
 };
+
+/** One section of a sectioned ranking: its kinds (null = the rest) and how many it keeps. */
+export type RankSection = { kinds: string[] | null; k: number };
 
 /**
  * The raw recency of a last-access column: decay^(units since access, ≥ 0), all in float8.
@@ -48,7 +56,7 @@ export function maxRecencyUnits(decay: number): number {
 }
 const RECENCY_FLOOR_EXPONENT = 600;
 
-const scale = (col: string, lo: string, hi: string, missing: number) =>
+export const scale = (col: string, lo: string, hi: string, missing: number) =>
   sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}
       THEN (c.${col} - b.${lo}) / (b.${hi} - b.${lo}) ELSE 0.5 END`);
 
@@ -73,14 +81,17 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">)
       ORDER BY score DESC, id COLLATE "C"
       LIMIT ${p.k}
     )
-    SELECT m.id, m.agent_id AS "agentId", m.kind, m.description,
-      ${isoUtc(sql`m.created_at`)} AS "createdAt",
-      ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
-      m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
-      m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
-      m.embedding_model AS "embeddingModel", m.metadata, m.citations,
+    SELECT ${memoryColumns},
       top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
       (SELECT n FROM b) AS candidates
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
 }
+
+/** The columns of a ranked memory row (alias `m`), as `MemoryRecord` reads them. */
+export const memoryColumns = sql`m.id, m.agent_id AS "agentId", m.kind, m.description,
+      ${isoUtc(sql`m.created_at`)} AS "createdAt",
+      ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
+      m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
+      m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
+      m.embedding_model AS "embeddingModel", m.metadata, m.citations`;

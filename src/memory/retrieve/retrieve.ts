@@ -7,7 +7,7 @@ import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
 import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
-import type { ScoredMemory } from "../types";
+import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
 import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
@@ -19,7 +19,7 @@ import {
   resolveRanking,
   type Weights,
 } from "./presets";
-import type { RankParams } from "./ranking-sql";
+import type { RankParams, RankSection } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { touchMemories } from "./touch";
 
@@ -47,7 +47,15 @@ export type RetrieveInput = {
   mode?: RetrieveMode;
   /** `vector` (default, the paper's), `lexical` (BM25 of `query`) or `hybrid` (both fused). */
   relevance?: RelevanceKind;
+  /**
+   * Rank in sections (e.g. lessons, then reflections, then observations): each memory goes to the
+   * section naming its kind (a section without kinds takes every kind no section names), each keeps
+   * its own top k (default: `k`). Answers section by section; exact mode only; not with `kinds`.
+   */
+  sections?: RetrieveSection[];
 };
+
+export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
 
 /**
  * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
@@ -79,6 +87,7 @@ type Row = MemoryRecord & {
   sRecency: number;
   sImportance: number;
   sRelevance: number;
+  section?: number;
   /** The same on every row (a bigint, read as a string). */
   candidates: number | string;
 };
@@ -92,7 +101,15 @@ export async function retrieve(
   agentId: string,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
-  const filters = { ...input.filters, kinds: input.kinds };
+  const k = input.k ?? RETRIEVE_DEFAULTS.k;
+  const sections = input.sections && rankSections(input, k);
+  // Sections rank the union of their kinds (every kind when one section takes the rest).
+  const kinds = sections
+    ? sections.some((s) => s.kinds === null)
+      ? undefined
+      : (sections.flatMap((s) => s.kinds ?? []) as MemoryKind[])
+    : input.kinds;
+  const filters = { ...input.filters, kinds };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max);
   const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
@@ -117,8 +134,9 @@ export async function retrieve(
     decay: ranking.decay,
     recencyUnit: ranking.recencyUnit,
     weights: ranking.weights,
-    k: input.k ?? RETRIEVE_DEFAULTS.k,
+    k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
+    sections,
   };
   const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
@@ -145,6 +163,7 @@ export async function retrieve(
       importance: Number(r.sImportance),
       relevance: Number(r.sRelevance),
     },
+    ...(r.section === undefined ? {} : { section: Number(r.section) }),
   }));
   return {
     memories: await withCitationStatus(deps.db, agentId, memories),
@@ -152,6 +171,35 @@ export async function retrieve(
     ranking,
     candidates: Number(rows[0]?.candidates ?? 0),
   };
+}
+
+/** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */
+function rankSections(input: RetrieveInput, k: number): RankSection[] {
+  if (input.kinds)
+    throw new Invalid("kinds and sections exclude each other; use sections[].kinds", { field: "kinds" });
+  const seen = new Map<string, number>();
+  let rest = -1;
+  return (input.sections ?? []).map((s, i) => {
+    const kinds = s.kinds && s.kinds.length > 0 ? [...new Set(s.kinds)] : null;
+    if (kinds === null) {
+      if (rest >= 0) {
+        throw new Invalid(`sections ${rest} and ${i} both take every other kind`, {
+          field: `sections.${i}.kinds`,
+        });
+      }
+      rest = i;
+    }
+    for (const kind of kinds ?? []) {
+      const earlier = seen.get(kind);
+      if (earlier !== undefined) {
+        throw new Invalid(`kind ${kind} is in sections ${earlier} and ${i}`, {
+          field: `sections.${i}.kinds`,
+        });
+      }
+      seen.set(kind, i);
+    }
+    return { kinds, k: s.k ?? k };
+  });
 }
 
 /**

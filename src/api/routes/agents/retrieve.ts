@@ -22,6 +22,33 @@ import {
   Vector,
 } from "../../schemas";
 
+/** Sections per request: a prompt block has a few parts (lessons, reflections, observations…). */
+const MAX_SECTIONS = 8;
+
+const ContextSection = z
+  .object({
+    kinds: z
+      .array(Kind)
+      .min(1)
+      .optional()
+      .openapi({ description: "Kinds in this section; absent = every kind no other section names" }),
+    k: z.number().int().min(1).max(LIMITS.maxK).optional().openapi({
+      description: "Candidates ranked for this section; default the request's k (or its default)",
+    }),
+    title: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^\n\r]+$/, "one line")
+      .optional()
+      .openapi({
+        description:
+          'Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)"',
+      }),
+  })
+  .strict()
+  .openapi("ContextSection");
+
 const RetrieveBody = z
   .object({
     query: Text({ max: LIMITS.queryChars, name: "query" })
@@ -54,6 +81,15 @@ const RetrieveBody = z
       description:
         "Return the best-first prefix whose text block (format text) fits in this many tokens, counted with the configured encoding",
     }),
+    sections: z
+      .array(ContextSection)
+      .min(1)
+      .max(MAX_SECTIONS)
+      .optional()
+      .openapi({
+        description: `A context block in sections (at most ${MAX_SECTIONS}), in this order, under one maxTokens: e.g. lessons, then reflections, then observations. Each memory goes to the section naming its kind (a kind in one section only; a section without kinds takes every kind no section names), each section ranks its own top k. The budget goes to section 0's best-first prefix, then section 1's from what is left, and so on. Not with kinds or mode fast.`,
+        example: [{ kinds: ["reflection"], k: 5 }, { kinds: ["observation", "document"] }],
+      }),
     format: z
       .enum(["json", "text"])
       .optional()
@@ -68,12 +104,31 @@ const Context = z
     tokens: z.number().int(),
     encoding: z.enum(TOKEN_ENCODINGS),
     truncated: z.boolean(),
+    sections: z
+      .array(
+        z.object({
+          title: z.string(),
+          kinds: z.array(z.string()).nullable(),
+          count: z.number().int(),
+          truncated: z.boolean(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Per section (requests with sections): header, kinds, memories returned, cut by the budget",
+      }),
   })
   .openapi("RetrieveContext");
 
 const Scored = MemorySchema.extend({
   score: z.number(),
   scores: z.object({ recency: z.number(), importance: z.number(), relevance: z.number() }),
+  section: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "Index of its section (requests with sections)" }),
 }).openapi("ScoredMemory");
 
 const route = createRoute({
@@ -96,6 +151,10 @@ const route = createRoute({
     "With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first",
     "prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`),",
     "and only those are touched.",
+    'With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is',
+    "in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all),",
+    "each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what",
+    "is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`.",
     "Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults",
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
@@ -142,7 +201,7 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
     const body = c.req.valid("json");
     const timer = deps.metrics.retrieveDuration.startTimer();
     const { candidates, ...answer } =
-      body.maxTokens !== undefined || body.format !== undefined
+      body.maxTokens !== undefined || body.format !== undefined || body.sections !== undefined
         ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
         : await retrieve(deps.memory, agentId, body);
     // The relevance that ranked (a default may have supplied it), not the request's field.
