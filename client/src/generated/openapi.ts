@@ -619,7 +619,7 @@ export interface components {
         };
         ContextSection: {
             /** @description Kinds in this section; absent = every kind no other section names */
-            kinds?: ("observation" | "reflection" | "plan" | "document")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /** @description Candidates ranked for this section; default the request's k (or its default) */
             k?: number;
             /** @description Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)" */
