@@ -23,6 +23,27 @@ export async function timeRuns(
   return out;
 }
 
+/**
+ * Like `timeRuns` for several functions, called in turn for each i, so a ratio between them is
+ * measured under the same machine load (the bench's machine is shared).
+ */
+export async function timeInterleaved(
+  runs: number,
+  warmup: number,
+  fns: ((i: number) => Promise<unknown>)[],
+): Promise<number[][]> {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn(i);
+  const out: number[][] = fns.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [j, fn] of fns.entries()) {
+      const t0 = performance.now();
+      await fn(i);
+      out[j]?.push(performance.now() - t0);
+    }
+  }
+  return out;
+}
+
 /** Prints rows as an aligned text table. */
 export function printTable(rows: Record<string, string | number>[]): void {
   if (rows.length === 0) return;

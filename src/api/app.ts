@@ -1,9 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { MCP_PATH, registerMcpRoute } from "../mcp/http";
 import { registerUi } from "../ui/routes";
 import { authorizeAgent, requireApiKey } from "./auth";
+import { bodyLimit } from "./body-limit";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";

@@ -2,6 +2,7 @@
  * Response examples for the OpenAPI document (and so the /docs page): one realistic value per
  * shape, shared by the routes that answer it. `test/api/docs.test.ts` requires one per operation.
  */
+import { DEFAULT_PRESET, PRESETS } from "../memory/retrieve/presets";
 
 export const MEMORY_EXAMPLE = {
   id: "mem_3n8x0q4w7f2k9d1c5b6a",
@@ -74,19 +75,18 @@ export const DELIVERY_EXAMPLE = {
   processedAt: "2026-02-13T18:00:01.000Z",
 };
 
-/** The ranking in force with no request or agent values: the service default preset (`balanced`). */
+/** The ranking in force with no request or agent values: the service default preset. */
 export const RANKING_EXAMPLE = {
-  preset: "balanced",
-  weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-  decay: 0.993,
-  recencyUnit: "day",
-  relevance: "contextual",
+  preset: DEFAULT_PRESET,
+  ...PRESETS[DEFAULT_PRESET],
   source: {
     preset: "default",
     weights: "preset",
     decay: "preset",
     recencyUnit: "preset",
     relevance: "preset",
+    vectorShare: "preset",
+    timeFilter: "preset",
   },
 };
 

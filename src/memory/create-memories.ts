@@ -6,7 +6,6 @@ import type { CopyVector } from "./copy-vectors";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
 import { type InsertRow, insertMemoryRows } from "./insert-rows";
-import { type MemoryRecord, toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 
 export type NewMemoryInput = {
@@ -16,8 +15,8 @@ export type NewMemoryInput = {
   createdAt?: string;
   /** Caller-supplied importance is stored as given and never re-scored. */
   importance?: number;
-  /** Caller-supplied vector is stored as given and never re-computed. */
-  embedding?: number[];
+  /** Caller-supplied vector is stored as given (as float4) and never re-computed. */
+  embedding?: number[] | Float32Array;
   /** Model of `embedding`; defaults to the configured embedder's model. */
   embeddingModel?: string;
   metadata?: Record<string, unknown>;
@@ -82,19 +81,30 @@ export async function createMemories(
   if (rows.some((r) => r.importance !== null && r.kind !== "reflection")) {
     await deps.reflection.importanceAdded(agentId);
   }
-  return rows.map((r) => toMemory(stored(agentId, r)));
+  return rows.map((r) => stored(agentId, r));
 }
 
-/** The stored row as the database now holds it (statuses follow from what was supplied). */
-function stored(agentId: string, r: InsertRow): MemoryRecord {
+/**
+ * The memory as the database now holds it (statuses follow from what was supplied): what
+ * `toMemory` would read back, built in one object since a batch answers up to 1,000 of them.
+ */
+function stored(agentId: string, r: InsertRow): Memory {
+  const at = r.createdAt.toISOString();
   return {
-    ...r,
+    id: r.id,
     agentId,
-    lastAccessedAt: r.createdAt,
-    importanceStatus: r.importance === null ? "pending" : "ready",
-    importanceError: null,
-    embeddingStatus: r.embeddingModel === null ? "pending" : "ready",
-    embeddingError: null,
+    kind: r.kind as MemoryKind,
+    description: r.description,
+    createdAt: at,
+    lastAccessedAt: at,
+    importance: r.importance,
+    embeddingModel: r.embeddingModel,
+    metadata: r.metadata,
+    citations: r.citations,
+    status: {
+      importance: r.importance === null ? "pending" : "ready",
+      embedding: r.embeddingModel === null ? "pending" : "ready",
+    },
   };
 }
 

@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran.
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -383,6 +383,12 @@ export interface components {
                 embedding?: string;
             };
         };
+        CreatedIds: {
+            ids: string[];
+        };
+        CreatedId: {
+            id: string;
+        };
         Error: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -412,7 +418,7 @@ export interface components {
              */
             createdAt?: string;
             importance?: number;
-            embedding?: number[];
+            embedding?: ((unknown[] | number[] | string) | (string | number[])) | number[] | string;
             embeddingModel?: string;
             /**
              * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
@@ -496,6 +502,13 @@ export interface components {
             recencyUnit: "minute" | "hour" | "day" | "week";
             /** @enum {string} */
             relevance: "vector" | "lexical" | "hybrid" | "contextual";
+            vectorShare: number;
+            timeFilter: boolean;
+            /** @description Retrieve only: the createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied */
+            timeWindow?: {
+                start: string;
+                end: string;
+            } | null;
             source: {
                 /** @enum {string} */
                 preset: "request" | "agent" | "default";
@@ -507,6 +520,10 @@ export interface components {
                 recencyUnit: "request" | "agent" | "preset";
                 /** @enum {string} */
                 relevance: "request" | "agent" | "preset";
+                /** @enum {string} */
+                vectorShare: "request" | "agent" | "preset";
+                /** @enum {string} */
+                timeFilter: "request" | "agent" | "preset";
             };
         };
         RetrieveContext: {
@@ -531,7 +548,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -552,6 +569,10 @@ export interface components {
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+            /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+            vectorShare?: number;
+            /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
+            timeFilter?: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 with an offset; years 0001-9999
@@ -687,7 +708,7 @@ export interface components {
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -708,6 +729,10 @@ export interface components {
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+            /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+            vectorShare?: number;
+            /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
+            timeFilter?: boolean;
         } | null;
         /** @description Lesson consolidation; a field left out takes its default */
         LessonSettings: {
@@ -1050,7 +1075,10 @@ export interface operations {
     createMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `return=minimal` (RFC 7240): answer only the new ids in input order (`{ids}` for a batch, `{id}` for one memory) instead of every stored memory; the answer then carries `Preference-Applied: return=minimal`. Saves serializing and reading back up to 1,000 memories per batch. */
+                prefer?: string;
+            };
             path: {
                 /** @description URL-encode `/` as %2F */
                 agentId: string;
@@ -1074,7 +1102,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Stored */
+            /** @description Stored: the memory, or `{memories}` for a batch; with `Prefer: return=minimal`, `{id}` or `{ids}` */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1102,7 +1130,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Memory"] | {
                         memories: components["schemas"]["Memory"][];
-                    };
+                    } | components["schemas"]["CreatedIds"] | components["schemas"]["CreatedId"];
                 };
             };
             /** @description Invalid input; `details.field` names the field (`invalid_request`) */
@@ -1699,18 +1727,23 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
+                     *         "vectorShare": 0.85,
+                     *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
                      *           "decay": "preset",
                      *           "recencyUnit": "preset",
-                     *           "relevance": "preset"
-                     *         }
+                     *           "relevance": "preset",
+                     *           "vectorShare": "preset",
+                     *           "timeFilter": "preset"
+                     *         },
+                     *         "timeWindow": null
                      *       }
                      *     }
                      */
@@ -2345,17 +2378,21 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
+                     *         "vectorShare": 0.85,
+                     *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
                      *           "decay": "preset",
                      *           "recencyUnit": "preset",
-                     *           "relevance": "preset"
+                     *           "relevance": "preset",
+                     *           "vectorShare": "preset",
+                     *           "timeFilter": "preset"
                      *         }
                      *       },
                      *       "lessons": {
@@ -2444,7 +2481,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -2465,6 +2502,10 @@ export interface operations {
                          * @enum {string}
                          */
                         relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+                        /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+                        vectorShare?: number;
+                        /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
+                        timeFilter?: boolean;
                     } | null;
                     /** @description Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged */
                     lessons?: {
@@ -2510,17 +2551,21 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
+                     *         "vectorShare": 0.85,
+                     *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
                      *           "decay": "preset",
                      *           "recencyUnit": "preset",
-                     *           "relevance": "preset"
+                     *           "relevance": "preset",
+                     *           "vectorShare": "preset",
+                     *           "timeFilter": "preset"
                      *         }
                      *       },
                      *       "lessons": {

@@ -106,6 +106,7 @@ export async function consolidateOutcomes(
     const wording = await word(deps.chat, facts, opts.templateFallback);
     const outcomeIds = group.slice(-MAX_LESSON_CITATIONS);
     const id = await createLesson(deps.db, agentId, now, facts, { ...wording, outcomeIds });
+    if (!id) continue;
     result.created++;
     announce.push({ memoryId: id, agentId, revision: 1 });
   }

@@ -10,7 +10,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
-import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
+import { fastRank, useIndexPaths } from "./fast-query";
 import { chooseMode, type RetrieveMode } from "./mode";
 import {
   type PresetName,
@@ -21,6 +21,7 @@ import {
 } from "./presets";
 import type { RankParams, RankSection } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
+import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
 import { touchMemories } from "./touch";
 
 export type RetrieveInput = {
@@ -53,9 +54,16 @@ export type RetrieveInput = {
    * its own top k (default: `k`). Answers section by section; exact mode only; not with `kinds`.
    */
   sections?: RetrieveSection[];
+  /** α of hybrid and contextual relevance (share of the vector part). */
+  vectorShare?: number;
+  /** Whether a time expression in `query` ("last June") limits the candidates to that window. */
+  timeFilter?: boolean;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
+
+/** The createdAt window a time expression in the query limited the candidates to (ISO, [start, end)). */
+export type AppliedTimeWindow = { start: string; end: string } | null;
 
 /**
  * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
@@ -64,7 +72,7 @@ export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
 export type RetrieveResult = {
   memories: ScoredMemory[];
   mode: "exact" | "fast";
-  ranking: ResolvedRanking;
+  ranking: ResolvedRanking & { timeWindow: AppliedTimeWindow };
   candidates: number;
 };
 
@@ -113,7 +121,7 @@ export async function retrieve(
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max);
   const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
-  const lexical = lexicalQuery(input, ranking.relevance);
+  const lexical = lexicalQuery(input, ranking);
   // Lexical relevance never needs the query embedded, so the embedder is not called.
   const vectorRelevance = lexical?.kind !== "lexical" && (input.queryEmbedding || input.query?.trim());
   const [query, freshVectors] = await Promise.all([
@@ -122,15 +130,17 @@ export async function retrieve(
       ? embedPending(deps.embedder, agent.pending, fresh.timeoutMs)
       : [],
   ]);
+  const now = input.now ? new Date(input.now) : deps.clock.now();
   const params: RankParams = {
     agentId,
     filters,
+    timeWindow: queryTimeWindow(ranking.timeFilter, input.query, now),
     query,
     fresh: freshVectors.filter(
       (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
     ),
     lexical,
-    now: input.now ? new Date(input.now) : deps.clock.now(),
+    now,
     decay: ranking.decay,
     recencyUnit: ranking.recencyUnit,
     weights: ranking.weights,
@@ -141,11 +151,20 @@ export async function retrieve(
   const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
+  let mode = choice.mode;
   const rows = await deps.db.transaction(async (tx) => {
-    if (choice.mode === "exact") await useExactScan(tx);
-    else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
-    const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
-    const ranked = await queryRows<Row>(tx, query);
+    let ranked: Row[] | null = null;
+    if (choice.mode === "fast") {
+      await useIndexPaths(tx);
+      ranked =
+        (await fastRank<Row & { certain: boolean; missed: boolean }>(tx, params, choice.index))?.rows ?? null;
+      // No round was certain within the depth limit: the exact ranking, reported as such.
+      if (!ranked) mode = "exact";
+    }
+    if (!ranked) {
+      await useExactScan(tx);
+      ranked = await queryRows<Row>(tx, exactRankQuery(params));
+    }
     if (!params.touch) return ranked;
     const touched = await touchMemories(
       tx,
@@ -165,10 +184,16 @@ export async function retrieve(
     },
     ...(r.section === undefined ? {} : { section: Number(r.section) }),
   }));
+  // The fast path takes its candidates from indexes and has no time window (filters are a 400
+  // there; a default time filter is dropped instead, and the answer says no window applied).
+  const window = mode === "exact" ? params.timeWindow : null;
   return {
     memories: await withCitationStatus(deps.db, agentId, memories),
-    mode: choice.mode,
-    ranking,
+    mode,
+    ranking: {
+      ...ranking,
+      timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
+    },
     candidates: Number(rows[0]?.candidates ?? 0),
   };
 }
@@ -202,6 +227,16 @@ function rankSections(input: RetrieveInput, k: number): RankSection[] {
   });
 }
 
+/** The window a time expression in the query names, widened by the slack; null without one. */
+function queryTimeWindow(on: boolean, query: string | undefined, now: Date): RankParams["timeWindow"] {
+  const w = on && query ? timeWindow(query, now) : null;
+  if (!w) return null;
+  return {
+    start: new Date((w.start - TIME_WINDOW_SLACK_S) * 1000),
+    end: new Date((w.end + TIME_WINDOW_SLACK_S) * 1000),
+  };
+}
+
 /**
  * Session settings for the exact query, local to its transaction:
  * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
@@ -214,10 +249,12 @@ function rankSections(input: RetrieveInput, k: number): RankSection[] {
  *   temporary files at the default 4 MB.
  * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
  *   by merge sorted every distance row by its text id (~10× the hash join).
+ * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
  */
 async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`,
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
+      set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
   );
 }
 
@@ -233,12 +270,13 @@ function withQueryText(ranking: ResolvedRanking, input: RetrieveInput): Resolved
 }
 
 /** The query text for lexical or hybrid relevance, which need it; undefined for `vector`. */
-function lexicalQuery(input: RetrieveInput, kind: RelevanceKind): LexicalQuery | undefined {
+function lexicalQuery(input: RetrieveInput, ranking: ResolvedRanking): LexicalQuery | undefined {
+  const kind = ranking.relevance;
   if (kind === "vector") return undefined;
   if (input.query === undefined || input.query.trim() === "") {
     throw new Invalid(`relevance ${kind} needs the query text in query`, { field: "query" });
   }
-  return { kind, text: input.query };
+  return { kind, text: input.query, vectorShare: ranking.vectorShare };
 }
 
 /** Whether the query vector is the configured embedder's (fresh vectors are that model's). */

@@ -1,6 +1,13 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions } from "../filters";
-import { memoryColumns, type RankParams, type RankSection, recencyOf, scale } from "./ranking-sql";
+import {
+  memoryColumns,
+  type RankParams,
+  type RankSection,
+  recencyOf,
+  scale,
+  timeWindowSql,
+} from "./ranking-sql";
 import { relevanceSql } from "./relevance";
 
 /**
@@ -13,14 +20,17 @@ import { relevanceSql } from "./relevance";
  * with `section`, the section's index. A memory appears in one section at most.
  */
 export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): SQL {
-  const where = and(...filterConditions(p.agentId, p.filters));
+  // The time window (a time expression in the query) limits every section, as in fullRankQuery.
+  const filtered = and(...filterConditions(p.agentId, p.filters));
+  const tw = timeWindowSql(p.timeWindow, filtered);
+  const where = tw.cond ? and(filtered, tw.cond) : filtered;
   const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
   const ks = sql.join(
     p.sections.map((s, i) => sql`(${i}::int, ${s.k}::int)`),
     sql`, `,
   );
   return sql`
-    WITH ${rel.ctes} cand AS MATERIALIZED (
+    WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id, ${sectionOf(p.sections)} AS sec,
         ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
