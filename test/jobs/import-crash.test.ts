@@ -101,14 +101,13 @@ describe("github.import jobs", () => {
     // The worker process timed the job it finished and reads the queue depth when scraped.
     await next.waitForLog(/worker metrics/);
     const lag = /^memstream_enrichment_lag_seconds_count\{field="embedding"\} [1-9]\d*$/m;
-    // Enrichment of the stored observations follows the import: wait for its first embedding.
+    const timed = 'memstream_job_duration_seconds_count{job="github.import",outcome="completed"} 1';
+    // The job is timed once its processor returns (after the import row says succeeded), and
+    // enrichment of the stored observations follows: poll until both show.
     const scraped = await waitFor("the worker's metrics", async () => {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      return lag.test(text) ? text : null;
+      return lag.test(text) && text.includes(timed) ? text : null;
     });
-    expect(scraped).toContain(
-      'memstream_job_duration_seconds_count{job="github.import",outcome="completed"} 1',
-    );
     expect(scraped).toMatch(/^memstream_queue_jobs\{job="github.import",state="waiting"\} 0$/m);
   }, 120_000);
 
