@@ -3,7 +3,8 @@
  * bench/writes.ts, which starts it as a child process so the client's work is not on the server's
  * event loop and a CPU profile covers the server alone. Prints `port N` once listening; exits on
  * SIGTERM or a closed stdin. Over the IPC channel, `{ profile: "start" }` starts the V8 profiler
- * and `{ profile: "stop", file }` writes what it sampled (so a profile covers only timed requests).
+ * and `{ profile: "stop", file }` writes what it sampled (so a profile covers only timed requests);
+ * `{ cpu: true }` answers the process's CPU time so far (user + system, µs).
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -27,7 +28,12 @@ console.log(`port ${(server.address() as AddressInfo).port}`);
 
 const inspector = new Session();
 inspector.connect();
-process.on("message", async (m: { profile: "start" | "stop"; file?: string }) => {
+process.on("message", async (m: { profile?: "start" | "stop"; file?: string; cpu?: true }) => {
+  if (m.cpu) {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+    return;
+  }
   if (m.profile === "start") {
     await inspector.post("Profiler.enable");
     await inspector.post("Profiler.start");

@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpDeps, McpSession } from "./deps";
 import { registerForget } from "./tools/forget";
 import { registerRecall } from "./tools/recall";
+import { registerRecordOutcome } from "./tools/record-outcome";
 import { registerReflect } from "./tools/reflect";
 import { registerRemember } from "./tools/remember";
 import { registerStats } from "./tools/stats";
@@ -20,5 +21,6 @@ export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
   registerReflect(server, deps, session);
   registerForget(server, deps, session);
   registerStats(server, deps, session);
+  registerRecordOutcome(server, deps, session);
   return server;
 }

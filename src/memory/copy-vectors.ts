@@ -2,7 +2,7 @@ import type { Writable } from "node:stream";
 import type { Db } from "../db/client";
 
 /** One vector to copy: its memory, model and values. */
-export type CopyVector = { memoryId: string; model: string; embedding: number[] };
+export type CopyVector = { memoryId: string; model: string; embedding: number[] | Float32Array };
 
 /** The part of a postgres-js connection COPY needs. */
 type CopyClient = { unsafe(query: string): { writable(): Promise<Writable> } };

@@ -15,8 +15,8 @@ export type NewMemoryInput = {
   createdAt?: string;
   /** Caller-supplied importance is stored as given and never re-scored. */
   importance?: number;
-  /** Caller-supplied vector is stored as given and never re-computed. */
-  embedding?: number[];
+  /** Caller-supplied vector is stored as given (as float4) and never re-computed. */
+  embedding?: number[] | Float32Array;
   /** Model of `embedding`; defaults to the configured embedder's model. */
   embeddingModel?: string;
   metadata?: Record<string, unknown>;

@@ -4,12 +4,12 @@ import type { MemoryDeps } from "./deps";
 /** Checks a caller-supplied vector against its model; returns the model id to store it under. */
 export function resolveEmbeddingModel(
   deps: Pick<MemoryDeps, "embedder">,
-  vector: number[],
+  vector: number[] | Float32Array,
   model: string | undefined,
   field: string,
 ): string {
   // Stored as float4: values below its range round to 0 there, so test the rounded vector.
-  if (vector.every((x) => Math.fround(x) === 0)) {
+  if (vector.every((x: number) => Math.fround(x) === 0)) {
     throw new Invalid(`${field} is all zeros: cosine similarity is undefined for it`, { field });
   }
   if (model === undefined || model === deps.embedder.modelId) {

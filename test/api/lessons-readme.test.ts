@@ -79,8 +79,9 @@ describe("README: outcomes and lessons, against the zero-config server", () => {
       "POST /v1/agents/deployer/outcomes",
       "GET /v1/agents/deployer/lessons",
       "POST /v1/agents/deployer/retrieve",
+      "POST /v1/agents/deployer/retrieve",
     ]);
-    const [f1, f2, win, list, retrieve] = curls as [Curl, Curl, Curl, Curl, Curl];
+    const [f1, f2, win, list, retrieve, block] = curls as [Curl, Curl, Curl, Curl, Curl, Curl];
     const ids: string[] = [];
     for (const c of [f1, f2, win]) {
       const r = await run(c);
@@ -118,5 +119,14 @@ describe("README: outcomes and lessons, against the zero-config server", () => {
     const ranked = (r.json as { memories: { id: string; kind: string }[] }).memories;
     expect(ranked[0]).toMatchObject({ id: lessonId, kind: "lesson" });
     expect(ranked.slice(1).map((m) => m.kind)).toEqual(["outcome", "outcome"]);
+    // The prompt block: the lesson under its header first, then the outcomes.
+    const b = await run(block);
+    expect(b.status).toBe(200);
+    const text = (b.json as { context: { text: string } }).context.text;
+    const [lessons, outcomes] = text.split("\n\n");
+    expect(lessons?.split("\n")[0]).toBe("Lessons (most relevant first):");
+    expect(lessons).toContain(`(lesson) ${lesson}`);
+    expect(outcomes?.split("\n")[0]).toBe("Outcomes (most relevant first):");
+    expect(outcomes?.split("\n").slice(1)).toHaveLength(3);
   }, 180_000);
 });

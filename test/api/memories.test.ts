@@ -199,6 +199,65 @@ describe("POST memories", () => {
     expect(stats.total).toBe(0);
   });
 
+  it("stores vectors sent as base64 float32 (OpenAI's encoding) exactly as float4", async () => {
+    const agent = uniq("b64");
+    const f32 = (seed: number, dims: number) =>
+      Float32Array.from({ length: dims }, (_, i) => Math.sin(seed * 3.1 + i) * 10 ** ((i % 5) - 2));
+    const b64 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
+    const vectors = Array.from({ length: 20 }, (_, i) => f32(i, i % 2 ? 64 : 5));
+    const res = await t.call("POST", `${agentPath(agent)}/memories`, {
+      memories: vectors.map((v, i) => ({
+        description: `b64 ${i}`,
+        embedding: i === 0 ? Array.from(v) : b64(v),
+        ...(i % 2 ? {} : { embeddingModel: "other-5d" }),
+      })),
+    });
+    expect(res.status).toBe(201);
+    const stored = ((await res.json()) as { memories: Mem[] }).memories;
+    const rows = await queryRows<{ id: string; dimensions: number; e: string }>(
+      t.system.database.db,
+      sql`SELECT memory_id AS id, dimensions, embedding::text AS e FROM memory_embeddings WHERE agent_id = ${agent}`,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    stored.forEach((m, i) => {
+      const row = byId.get(m.id);
+      expect(row?.dimensions).toBe(vectors[i]?.length);
+      const back = (row?.e ?? "[]").slice(1, -1).split(",").map(Number);
+      expect(Float32Array.from(back)).toEqual(vectors[i]);
+    });
+  });
+
+  it("refuses base64 vectors that are malformed, not float32-sized, non-finite or all zeros, naming the field", async () => {
+    const agent = uniq("b64bad");
+    const enc = (v: number[]) => Buffer.from(Float32Array.from(v).buffer).toString("base64");
+    for (const [embedding, field, word] of [
+      ["not base64!", "body.memories.1.embedding", "base64"],
+      [Buffer.from([1, 2, 3, 4, 5, 6]).toString("base64"), "body.memories.1.embedding", "multiple of 4"],
+      [enc([1, 2, 3, Number.NaN, 5]), "body.memories.1.embedding.3", "finite"],
+      [enc([1, Number.POSITIVE_INFINITY]), "body.memories.1.embedding.1", "finite"],
+      ["", "body.memories.1.embedding", "at least 1"],
+    ] as const) {
+      const res = await t.call("POST", `${agentPath(agent)}/memories`, {
+        memories: [{ description: "ok" }, { description: "bad", embedding, embeddingModel: "m" }],
+      });
+      const body = await expectError(res, 400, "invalid_request", field);
+      expect(body.error.message).toContain(word);
+    }
+    const zeros = await t.call("POST", `${agentPath(agent)}/memories`, {
+      embedding: enc([0, 0, 0]),
+      embeddingModel: "m",
+      description: "zeros",
+    });
+    await expectError(zeros, 400, "invalid_request", "body.embedding");
+    const wrongDims = await t.call("POST", `${agentPath(agent)}/memories`, {
+      embedding: enc([1, 2, 3]),
+      description: "configured model is 64-d",
+    });
+    await expectError(wrongDims, 400, "invalid_request", "body.embedding");
+    const stats = (await (await t.call("GET", `${agentPath(agent)}/stats`)).json()) as { total: number };
+    expect(stats.total).toBe(0);
+  });
+
   it("a batch with one bad item stores nothing", async () => {
     const agent = uniq("atomic");
     const res = await t.call("POST", `${agentPath(agent)}/memories`, {

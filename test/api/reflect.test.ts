@@ -29,9 +29,10 @@ const QUESTIONS = "1. What does Ada care about?\n2. How does Ada work?\n3. Who d
 let t: TestSystem;
 beforeAll(async () => {
   // Threshold reflections are `agent.reflect` jobs on the in-process queue. No enrichment jobs:
-  // importance scoring would consume the scripted chat replies.
+  // importance scoring would consume the scripted chat replies. Nor a sweep: it is deployment-wide,
+  // so in the shared test database it would score other files' pending memories with this stub.
   t = await startTestSystem({
-    env: { LLM_MODEL: "stub-chat", MEMSTREAM_JOB_BACKOFF_MS: "20" },
+    env: { LLM_MODEL: "stub-chat", MEMSTREAM_JOB_BACKOFF_MS: "20", MEMSTREAM_SWEEP_AFTER_MS: "86400000" },
     enrichment: noEnrichment,
   });
   t.system.jobs.startWorkers();

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { githubImports, memories } from "../../src/db/schema";
@@ -73,8 +75,8 @@ describe("github.import jobs", () => {
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as Import;
 
-    const worker = () => {
-      const w = spawnEntry("src/worker.ts", childEnv(t.stub, env));
+    const worker = (extra: Record<string, string> = {}) => {
+      const w = spawnEntry("src/worker.ts", childEnv(t.stub, { ...env, ...extra }));
       spawned.push(w);
       return w;
     };
@@ -87,13 +89,26 @@ describe("github.import jobs", () => {
     await first.exited;
     hold.release();
 
-    worker();
+    // The next worker serves /metrics on a port of its own (the worker's metrics app).
+    const port = await freePort();
+    const next = worker({ MEMSTREAM_WORKER_METRICS_PORT: String(port) });
     const done = await succeeded(t, agent, id);
     expect(done).toMatchObject({ attempts: 2, counts: { stored: 19, duplicates: 0 } });
     expect(await streamSize(t, agent)).toBe(19);
     // Resumed at the cursor: the issue pages were read once, the held pull-request page twice.
     expect(stub.requests.filter((r) => r.includes("/issues")).length).toBe(2);
     expect(stub.requests.filter((r) => /\/pulls\?/.test(r)).length).toBe(3);
+    // The worker process timed the job it finished and reads the queue depth when scraped.
+    await next.waitForLog(/worker metrics/);
+    const lag = /^memstream_enrichment_lag_seconds_count\{field="embedding"\} [1-9]\d*$/m;
+    const timed = 'memstream_job_duration_seconds_count{job="github.import",outcome="completed"} 1';
+    // The job is timed once its processor returns (after the import row says succeeded), and
+    // enrichment of the stored observations follows: poll until both show.
+    const scraped = await waitFor("the worker's metrics", async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return lag.test(text) && text.includes(timed) ? text : null;
+    });
+    expect(scraped).toMatch(/^memstream_queue_jobs\{job="github.import",state="waiting"\} 0$/m);
   }, 120_000);
 
   it("lost with the in-process queue: the sweep announces the running import again and it finishes", async () => {
@@ -130,3 +145,12 @@ describe("github.import jobs", () => {
     expect((await importOf(t, agent, opened.import.id)).status).toBe("queued");
   }, 60_000);
 });
+
+/** A port nothing listens on now (the OS picks it; closed again before the worker binds it). */
+async function freePort(): Promise<number> {
+  const srv = createServer().listen(0, "127.0.0.1");
+  await once(srv, "listening");
+  const { port } = srv.address() as { port: number };
+  await new Promise((r) => srv.close(r));
+  return port;
+}

@@ -76,4 +76,4 @@ it("LLM-scored observations trigger a reflection at the threshold, not before", 
   ]);
   const [run] = await runs(agent);
   expect(run).toMatchObject({ trigger: "threshold", status: "succeeded" });
-});
+}, 90_000);

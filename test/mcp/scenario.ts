@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { TEST_DATABASE_URL } from "../support/env";
 import type { Stub } from "../support/stub-openai";
 
-export const TOOL_NAMES = ["forget", "recall", "reflect", "remember", "stats"];
+export const TOOL_NAMES = ["forget", "recall", "record_outcome", "reflect", "remember", "stats"];
 
 /** Calls a tool and returns its result, failing the test on a transport-level error. */
 export async function call(client: Client, name: string, args: Record<string, unknown>) {
@@ -106,4 +106,22 @@ export async function exerciseTools(client: Client, stub: Stub, agentId: string,
   const again = await call(client, "forget", { ...a, id: ids[2] });
   expect(again.isError).toBe(true);
   expect(text(again)).toMatch(/^not_found: /);
+
+  const outcome = await call(client, "record_outcome", {
+    ...a,
+    task: "Deploy the billing service to staging",
+    taskType: "deploy",
+    success: false,
+    strategy: "in-place restart",
+    error: "port 8080 already in use",
+  });
+  expect(outcome.isError, text(outcome)).toBeFalsy();
+  rows = await rowsOf(agentId);
+  expect(rows.find((r) => r.id === field<string>(outcome, "id"))).toMatchObject({
+    kind: "outcome",
+    importance: 6,
+  });
+  const bad = await call(client, "record_outcome", { ...a, task: "Deploy" });
+  expect(bad.isError).toBe(true);
+  expect(text(bad)).toMatch(/success/);
 }

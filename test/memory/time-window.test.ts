@@ -39,6 +39,7 @@ describe("time expressions in a query → a createdAt window", () => {
     for (const q of [
       "Where does Alice live?",
       "May I see the CI logs?",
+      "this may break the build",
       "why did the build break",
       "the 2 of us",
       "what is 2024 minus 12",

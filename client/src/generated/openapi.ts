@@ -418,7 +418,7 @@ export interface components {
              */
             createdAt?: string;
             importance?: number;
-            embedding?: number[];
+            embedding?: ((unknown[] | number[] | string) | (string | number[])) | number[] | string;
             embeddingModel?: string;
             /**
              * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings

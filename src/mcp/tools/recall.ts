@@ -3,6 +3,8 @@ import { z } from "zod";
 import { IsoTime, Kind } from "../../api/schemas";
 import { retrieveContext } from "../../memory/context/retrieve-context";
 import { LIMITS } from "../../memory/limits";
+import { DEFAULT_PRESET, PRESETS } from "../../memory/retrieve/presets";
+import { RELEVANCE_KINDS } from "../../memory/retrieve/relevance";
 import { AgentIdArg, resolveAgent } from "../agent";
 import type { McpDeps, McpSession } from "../deps";
 import { guard, ok } from "../result";
@@ -33,11 +35,15 @@ const input = {
   weights: z
     .object({ recency: Weight.optional(), importance: Weight.optional(), relevance: Weight.optional() })
     .optional()
-    .describe("Ranking weights (default 1 each); raise relevance to favour topical matches"),
+    .describe(
+      `Ranking weights (default: the agent's retrieve defaults, else the ${DEFAULT_PRESET} preset's); raise relevance to favour topical matches`,
+    ),
   relevance: z
-    .enum(["vector", "lexical", "hybrid"])
+    .enum(RELEVANCE_KINDS)
     .optional()
-    .describe("vector (default): meaning; lexical: shared words (names, ids); hybrid: both"),
+    .describe(
+      `vector: meaning; lexical: shared words (names, ids); hybrid: both; contextual: hybrid plus the neighbouring memories' (default: ${PRESETS[DEFAULT_PRESET].relevance}, from the ${DEFAULT_PRESET} preset)`,
+    ),
   now: IsoTime.optional().describe("The current time for recency (simulations); default the server's clock"),
 };
 

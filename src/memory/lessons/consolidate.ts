@@ -106,6 +106,7 @@ export async function consolidateOutcomes(
     const wording = await word(deps.chat, facts, opts.templateFallback);
     const outcomeIds = group.slice(-MAX_LESSON_CITATIONS);
     const id = await createLesson(deps.db, agentId, now, facts, { ...wording, outcomeIds });
+    if (!id) continue;
     result.created++;
     announce.push({ memoryId: id, agentId, revision: 1 });
   }
@@ -130,8 +131,8 @@ async function word(
   if (!chat) return template;
   try {
     const reply = await chat.complete(renderLessonPrompt(facts), { temperature: 0, maxTokens: 200 });
-    const text = parseLessonReply(reply.text);
-    if (!text) throw new Error("the model's lesson was empty or too long");
+    const text = parseLessonReply(reply.text, facts);
+    if (!text) throw new Error("the model's answer is not a lesson (empty, too long, or naming no strategy)");
     return { description: text, wording: LESSON_PROMPT_VERSION };
   } catch (err) {
     if (templateFallback) return template;

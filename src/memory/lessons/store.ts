@@ -1,8 +1,9 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { lessonRevisions, memories, memoryEmbeddings } from "../../db/schema";
+import { lessonRevisions, memories, memoryEmbeddings, outcomes } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { insertMemoryRows } from "../insert-rows";
+import type { Tx } from "../transaction";
 import { type LessonFacts, lessonImportance } from "./stats";
 import type { LessonStats } from "./types";
 
@@ -33,6 +34,22 @@ export async function lessonsOfType(
   return rows;
 }
 
+/**
+ * The outcomes of `ids` that still exist, locked against deletion until the lesson citing them
+ * commits: an outcome deleted meanwhile (DELETE, retention) is not cited, and retention, which
+ * keeps what lessons cite, sees the citation once it can delete again.
+ */
+async function stillThere(tx: Tx, agentId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .select({ id: outcomes.memoryId })
+    .from(outcomes)
+    .where(and(eq(outcomes.agentId, agentId), inArray(outcomes.memoryId, ids)))
+    .for("share");
+  const kept = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => kept.has(id));
+}
+
 /** The memory fields a lesson's wording sets: description, citations, importance, metadata. */
 function lessonFields(f: LessonFacts, description: string, citations: string[], wording: string) {
   return {
@@ -44,17 +61,19 @@ function lessonFields(f: LessonFacts, description: string, citations: string[], 
   };
 }
 
-/** Writes a new lesson memory (revision 1) citing `outcomeIds`; returns its id. */
+/** Writes a new lesson memory (revision 1) citing `outcomeIds` that still exist; its id, or null when none does. */
 export async function createLesson(
   db: Db,
   agentId: string,
   now: Date,
   f: LessonFacts,
   write: { description: string; outcomeIds: string[]; wording: string },
-): Promise<string> {
+): Promise<string | null> {
   const id = newId("mem");
-  const fields = lessonFields(f, write.description, write.outcomeIds, write.wording);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    const cited = await stillThere(tx, agentId, write.outcomeIds);
+    if (cited.length === 0) return null;
+    const fields = lessonFields(f, write.description, cited, write.wording);
     await insertMemoryRows(
       tx,
       agentId,
@@ -62,9 +81,11 @@ export async function createLesson(
       [{ id, kind: "lesson", createdAt: now, importanceSource: "lesson", embeddingModel: null, ...fields }],
       [],
     );
-    await tx.insert(lessonRevisions).values(revisionRow(agentId, id, 1, f, write, now));
+    await tx
+      .insert(lessonRevisions)
+      .values(revisionRow(agentId, id, 1, f, { ...write, outcomeIds: cited }, now));
+    return id;
   });
-  return id;
 }
 
 /**
@@ -81,8 +102,9 @@ export async function reviseLesson(
   f: LessonFacts,
   write: { description: string; outcomeIds: string[]; wording: string },
 ): Promise<{ revision: number; changed: boolean } | null> {
-  const fields = lessonFields(f, write.description, write.outcomeIds, write.wording);
   return db.transaction(async (tx) => {
+    const cited = await stillThere(tx, agentId, write.outcomeIds);
+    const fields = lessonFields(f, write.description, cited, write.wording);
     const [current] = await tx
       .select({ description: memories.description, revision: memories.revision })
       .from(memories)

@@ -1,4 +1,3 @@
-import type { Db } from "../../db/client";
 import { outcomes } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import type { MemoryDeps } from "../deps";
@@ -61,9 +60,7 @@ export async function recordOutcome(
   };
   await deps.db.transaction(async (tx) => {
     await insertMemoryRows(tx, agentId, now, [row], []);
-    await (tx as unknown as Db)
-      .insert(outcomes)
-      .values({ agentId, memoryId: row.id, ...fields, insertedAt: now });
+    await tx.insert(outcomes).values({ agentId, memoryId: row.id, ...fields, insertedAt: now });
   });
   await deps.enrichment.pending([{ memoryId: row.id, agentId, revision: 1 }]);
   await deps.reflection.importanceAdded(agentId);

@@ -66,9 +66,10 @@ export function timeWindow(text: string, now: Date): Window | null {
     const y = Number(m[2]);
     return { start: utc(y, mo, 1), end: utc(y, mo + 1, 1) };
   }
-  m = t.match(new RegExp(`\\b(?:in|last|during|since|of|this) ${MONTH}\\b`));
-  if (m) {
-    const mo = monthIndex(m[1] as string);
+  m = t.match(new RegExp(`\\b(in|last|during|since|of|this) ${MONTH}\\b`));
+  // "this may break", "all of may": the modal verb, not the month (a May with "in" or "last" still counts).
+  if (m && !(m[2] === "may" && (m[1] === "this" || m[1] === "of"))) {
+    const mo = monthIndex(m[2] as string);
     const y = yearFor(now, mo, 1);
     return { start: utc(y, mo, 1), end: utc(y, mo + 1, 1) };
   }

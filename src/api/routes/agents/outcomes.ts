@@ -11,7 +11,8 @@ export const TaskType = Text({ trim: true, min: 1, max: LIMITS.taskTypeChars, na
   description: "Groups outcomes for consolidation; lessons are per task type",
 });
 
-const Body = z
+/** The body of `POST /outcomes` (and the `record_outcome` MCP tool's fields). */
+export const NewOutcome = z
   .object({
     task: Text({ trim: true, min: 1, max: LIMITS.outcomeTaskChars, name: "task" }).openapi({
       example: "Deploy the billing service to staging",
@@ -60,7 +61,7 @@ const route = createRoute({
       required: true,
       content: {
         "application/json": {
-          schema: Body,
+          schema: NewOutcome,
           example: {
             task: "Deploy the billing service to staging",
             taskType: "deploy",

@@ -43,9 +43,16 @@ export function renderLessonPrompt(f: LessonFacts): ChatMessage[] {
 /** Longest lesson wording kept from a model; a longer answer is not a short lesson. */
 export const MAX_LESSON_CHARS = 600;
 
-/** The model's answer as a lesson, or null when it is not one (empty, too long). */
-export function parseLessonReply(text: string): string | null {
+/**
+ * The model's answer as a lesson, or null when it is not one: empty, too long, or naming none of
+ * the strategies of the record (an answer to some other prompt, e.g. "Rating: 8").
+ */
+export function parseLessonReply(text: string, f: LessonFacts): string | null {
   const line = oneLine(text.replace(/^["'`]+|["'`]+$/g, ""));
   if (line.length === 0 || line.length > MAX_LESSON_CHARS) return null;
+  const named = [f.works, ...f.avoid].flatMap((s) =>
+    s?.strategy ? [oneLine(s.strategy).toLowerCase()] : [],
+  );
+  if (named.length > 0 && !named.some((n) => line.toLowerCase().includes(n))) return null;
   return line;
 }

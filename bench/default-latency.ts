@@ -1,0 +1,66 @@
+/**
+ * Latency of the default ranking against the first-round `balanced` on the same LoCoMo agent, in
+ * one run, interleaved: `EVAL_DATABASE_URL=… LOCOMO_DIR=… nice npx tsx bench/default-latency.ts`
+ * (after `npm run eval:locomo` loaded the turns). Questions without and with a time expression
+ * (the time filter's extra existence check). Prints p50/p90 per variant and the ratios.
+ */
+import { resolve } from "node:path";
+import { composeSystem } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { silentLogger } from "../src/lib/logger";
+import { retrieve } from "../src/memory/retrieve/retrieve";
+import { readLocomo } from "./lib/locomo";
+import { printTable, quantile } from "./lib/stats";
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const url = process.env.EVAL_DATABASE_URL;
+if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
+const { queries, fingerprint } = readLocomo(dir);
+const system = await composeSystem(
+  loadConfig({ DATABASE_URL: url, MEMSTREAM_DATA_DIR: "memory://", EMBEDDING_PROVIDER: "offline" }),
+  silentLogger,
+);
+const conv = process.env.CONV ?? "conv-43";
+const agent = `locomo-${fingerprint}-${system.providers.embedder.modelId}:${conv}`;
+const asked = queries.filter((q) => q.conversation_id === conv).slice(0, Number(process.env.N ?? 40));
+const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
+const FIRST_ROUND = {
+  weights: { recency: 1, importance: 0.5, relevance: 1.5 },
+  decay: 0.993,
+  recencyUnit: "day" as const,
+  relevance: "contextual" as const,
+  vectorShare: 0.6,
+  timeFilter: false,
+};
+const variants: [string, (q: (typeof asked)[number]) => object][] = [
+  ["first-round balanced", (q) => ({ query: q.question, ...FIRST_ROUND })],
+  ["default, no time expression", (q) => ({ query: q.question })],
+  ["default, query + ' in May 2023'", (q) => ({ query: `${q.question} in May 2023` })],
+];
+const ms = new Map<string, number[]>(variants.map(([n]) => [n, []]));
+for (let round = 0; round < 2; round++)
+  for (const [i, q] of asked.entries())
+    for (const [name, body] of variants) {
+      const t0 = performance.now();
+      await retrieve(system.app.memory, agent, {
+        ...body(q),
+        queryEmbedding: vectors[i],
+        now: q.now,
+        k: 10,
+        touch: false,
+        mode: "exact",
+      });
+      if (round > 0) ms.get(name)?.push(performance.now() - t0);
+    }
+const base = quantile(ms.get(variants[0]?.[0] ?? "") ?? [], 0.5);
+printTable(
+  [...ms].map(([name, xs]) => ({
+    variant: name,
+    n: xs.length,
+    "p50 ms": quantile(xs, 0.5).toFixed(1),
+    "p90 ms": quantile(xs, 0.9).toFixed(1),
+    "p50 / first round": (quantile(xs, 0.5) / base).toFixed(2),
+  })),
+);
+await system.close();
