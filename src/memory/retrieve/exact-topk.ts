@@ -7,8 +7,12 @@ import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
  */
 const EPS = 1e-9;
 
-/** Memories in the recency + importance list; enough that the last one is mostly past recency's plateau. */
-const RECENT_IMPORTANT = 1_000;
+/**
+ * Memories in the recency + importance list. 300 against 1,000 at 100k (A/B, 9 queries, same
+ * process): 1.39 vs 1.68× the floor on independent data, 1.40 vs 1.52 clustered, equal on
+ * random; 100 was no better than 300. Results are the same either way (the bound adapts).
+ */
+const RECENT_IMPORTANT = 300;
 /** Below this many vectors every memory is ranked (the lists would cover most of the stream). */
 const MIN_STREAM = 30_000;
 /** Memories taken by relevance alone to seed the k-th score. */
