@@ -16,6 +16,7 @@ import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { DEFAULT_PRESET } from "../src/memory/retrieve/presets";
+import { HYBRID_VECTOR_SHARE } from "../src/memory/retrieve/relevance";
 import { type Call, loadTurns, type Query, readLocomo, type Scores, score } from "./lib/locomo";
 import { HELD_OUT, split } from "./lib/split";
 import { printTable, writeResults } from "./lib/stats";
@@ -58,7 +59,13 @@ const asked = queries.filter((q) => q.evidence.length > 0);
 const vectors = await embedder.embed(asked.map((q) => q.question));
 
 const IN_FLIGHT = 4;
-const RELEVANCE_ONLY = { weights: { recency: 0, importance: 0, relevance: 1 } };
+// Relevance alone, each source as defined (hybrid α 0.6), without the default preset's α and time filter.
+const RELEVANCE_ONLY = {
+  weights: { recency: 0, importance: 0, relevance: 1 },
+  vectorShare: HYBRID_VECTOR_SHARE,
+  timeFilter: false,
+};
+const TIME = { ...RELEVANCE_ONLY, timeFilter: true };
 // Item 6 of issue 14: the paper's formula, the service default (no ranking field given), and
 // relevance alone with each source. The default sends nothing but the query (text and vector).
 const configs: { name: string; body: Record<string, unknown> }[] = [
@@ -68,6 +75,8 @@ const configs: { name: string; body: Record<string, unknown> }[] = [
   { name: "relevance only, lexical", body: { ...RELEVANCE_ONLY, relevance: "lexical" } },
   { name: "relevance only, hybrid", body: { ...RELEVANCE_ONLY, relevance: "hybrid" } },
   { name: "relevance only, contextual", body: { ...RELEVANCE_ONLY, relevance: "contextual" } },
+  { name: "relevance only, hybrid + time filter", body: { ...TIME, relevance: "hybrid" } },
+  { name: "relevance only, contextual + time filter", body: { ...TIME, relevance: "contextual" } },
 ];
 // EVAL_RANKINGS=0,1 runs only those rows of `configs` (by index; "none" only loads the turns).
 const only = process.env.EVAL_RANKINGS?.split(",");

@@ -6,13 +6,20 @@
  * Exact answers (seconds each at 1M) are computed once per (db, agent, model, queries) at a fixed
  * `now` and cached in bench/results/fast-path-exact-<db>-<dist>-<agent>.json; delete it after
  * changing the dataset or the exact query. Never creates or changes a dataset.
+ * FAST_DEPTH=relevance,recImp sets the first round's depths.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "../src/db/client";
 import { exactRankQuery } from "../src/memory/retrieve/exact-query";
-import { candidateSizes, fastRankQuery, useIndexPaths } from "../src/memory/retrieve/fast-query";
+import {
+  type Depth,
+  fastRank,
+  fastRankQuery,
+  firstDepth,
+  useIndexPaths,
+} from "../src/memory/retrieve/fast-query";
 import { findHnswIndex } from "../src/memory/retrieve/hnsw-index";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
 import { MAIN, modelOf } from "./lib/dataset";
@@ -78,16 +85,20 @@ if (!cache) {
 }
 const exact = cache.exact;
 
-// FAST_SIZES=relevance,recency,importance overrides the candidate counts (for tuning).
-const env = process.env.FAST_SIZES?.split(",").map(Number);
-const sizes = env
-  ? { relevance: env[0] ?? 100, recency: env[1] ?? 100, importance: env[2] ?? 100 }
-  : candidateSizes(10);
+// FAST_DEPTH=relevance,recImp overrides the first round's depths (for tuning).
+const env = process.env.FAST_DEPTH?.split(",").map(Number);
+const depth: Depth = env ? { relevance: env[0] ?? 100, recImp: env[1] ?? 400 } : firstDepth(10);
+/** Rounds per query (0 = gave up: the caller would rank exactly). */
+const rounds: number[] = [];
 const fast = (i: number, explain = false) =>
   db.transaction(async (tx) => {
-    await useIndexPaths(tx, Number(process.env.FAST_EF ?? sizes.relevance));
-    const q = fastRankQuery(params(i), index, sizes);
-    if (!explain) return queryRows<{ id: string }>(tx, q);
+    await useIndexPaths(tx);
+    if (!explain) {
+      const r = await fastRank<{ id: string; certain: boolean }>(tx, params(i), index, depth);
+      rounds.push(r?.rounds ?? 0);
+      return r?.rows ?? [];
+    }
+    const q = fastRankQuery(params(i), index, depth);
     const plan = await queryRows<{ "QUERY PLAN": string }>(
       tx,
       a.plan ? sql`EXPLAIN ${q}` : sql`EXPLAIN (ANALYZE, BUFFERS) ${q}`,
@@ -112,7 +123,7 @@ if (a.explain) {
     }
   }
   console.log(
-    `${a.db} ${a.dist} ${a.agent}: fast p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, recall@10 ${(hits / (10 * count)).toFixed(3)} (${count} queries × ${a.runs}; candidates ${JSON.stringify(sizes)})`,
+    `${a.db} ${a.dist} ${a.agent}: fast p50 ${quantile(times, 0.5).toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms, recall@10 ${(hits / (10 * count)).toFixed(3)}, rounds ${JSON.stringify(rounds.slice(-count))} (${count} queries × ${a.runs}; first depth ${JSON.stringify(depth)}; an empty answer = gave up)`,
   );
 }
 await database.close();

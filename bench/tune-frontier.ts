@@ -18,6 +18,7 @@ import { queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
 import { filterConditions } from "../src/memory/filters";
 import { CONTEXT_SHARE, HYBRID_VECTOR_SHARE, relevanceSql } from "../src/memory/retrieve/relevance";
+import { timeWindow, type Window } from "../src/memory/retrieve/time-window";
 import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
 import { readLocomo, score } from "./lib/locomo";
 import {
@@ -35,7 +36,6 @@ import {
 } from "./lib/sim";
 import { HELD_OUT, split } from "./lib/split";
 import { printTable } from "./lib/stats";
-import { timeWindow, type Window } from "./lib/time-window";
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
@@ -430,6 +430,119 @@ if (only.includes("diag")) {
   console.log(
     `LoCoMo evidence rel' q25/50/75 ${med(0)}; rank ${med(1)}; rel' at rank 2 ${med(4)}, 10 ${med(2)}, 25 ${med(3)}`,
   );
+}
+
+if (only.includes("relx2")) {
+  const ro = (name: string, rel: Rel) =>
+    add({
+      name: `relevance only, ${name}`,
+      rel: [name, rel],
+      w: [0, 0, 1],
+      decay: 0.99,
+      unit: H,
+      filter: timeFilter,
+    });
+  for (const a of [0.5, 0.6, 0.7])
+    for (const sh of [0.5, 0.7, 1])
+      ro(`ctx on parts α${a} ${sh}`, (docs, q) =>
+        fuse(
+          withNeighbours(minMax(cosine(docs, q.vec), 0), sh),
+          withNeighbours(minMax(bm25(docs, terms1(q)), 0), sh),
+          a,
+        ),
+      );
+  for (const [sp, sn] of [
+    [0.7, 0],
+    [0, 0.7],
+    [0.7, 0.5],
+    [0.5, 0.7],
+  ] as const)
+    ro(`max(prev·${sp}, next·${sn})`, (docs, q) => {
+      const f = hybridOf(HYBRID_VECTOR_SHARE)(docs, q);
+      return f.map((x, i) => x + Math.max(sp * (f[i - 1] ?? 0), sn * (f[i + 1] ?? 0)));
+    });
+}
+if (only.includes("relx")) {
+  const ro = (name: string, rel: Rel) =>
+    add({
+      name: `relevance only, ${name}`,
+      rel: [name, rel],
+      w: [0, 0, 1],
+      decay: 0.99,
+      unit: H,
+      filter: timeFilter,
+    });
+  const a = HYBRID_VECTOR_SHARE;
+  ro("ctx 0.7 (time)", contextualOf(a, 0.7));
+  for (const [sp, sn] of [
+    [0.5, 0.5],
+    [0.3, 0.7],
+    [0.7, 0.3],
+    [0.4, 0.4],
+    [0.3, 0.5],
+  ] as const)
+    ro(`sum prev ${sp} next ${sn}`, (docs, q) => {
+      const f = hybridOf(a)(docs, q);
+      return f.map((x, i) => x + sp * (f[i - 1] ?? 0) + sn * (f[i + 1] ?? 0));
+    });
+  ro("ctx on parts 0.7", (docs, q) => {
+    const c = withNeighbours(minMax(cosine(docs, q.vec), 0), 0.7);
+    const l = withNeighbours(minMax(bm25(docs, terms1(q)), 0), 0.7);
+    return fuse(c, l, a);
+  });
+  // A second vector per memory: the memory embedded with its neighbours' text.
+  const ctxVec = new Map<string, Float64Array>();
+  const cacheFile = `/tmp/memstream-ctxvec-${fingerprint}.json`;
+  const { existsSync, readFileSync, writeFileSync } = await import("node:fs");
+  const cached: Record<string, number[]> = existsSync(cacheFile)
+    ? JSON.parse(readFileSync(cacheFile, "utf8"))
+    : {};
+  const todo: [string, string][] = [];
+  for (const st of streams.values())
+    for (const [i, d] of st.docs.entries()) {
+      const t = [st.docs[i - 1]?.text, d.text, st.docs[i + 1]?.text].filter(Boolean).join(" ");
+      if (cached[d.id]) ctxVec.set(d.id, Float64Array.from(cached[d.id] as number[]));
+      else todo.push([d.id, t]);
+    }
+  for (let i = 0; i < todo.length; i += 100) {
+    const batch = todo.slice(i, i + 100);
+    const vs = await embedder.embed(batch.map(([, t]) => t));
+    for (const [j, [id]] of batch.entries()) {
+      cached[id] = vs[j] as number[];
+      ctxVec.set(id, Float64Array.from(vs[j] as number[]));
+    }
+  }
+  writeFileSync(cacheFile, JSON.stringify(cached));
+  const cosCtx = (docs: Doc[], q: Question) =>
+    cosine(
+      docs.map((d) => ({ ...d, vec: ctxVec.get(d.id) ?? null })),
+      q.vec,
+    );
+  ro("vector of the memory with its neighbours", (docs, q) => cosCtx(docs, q));
+  ro("vector only", (docs, q) => cosine(docs, q.vec));
+  for (const b of [0.3, 0.5]) {
+    ro(`hybrid with (1-${b})·cos + ${b}·cos_ctx`, (docs, q) => {
+      const c1 = minMax(cosine(docs, q.vec), 0);
+      const c2 = minMax(cosCtx(docs, q), 0);
+      return fuse(
+        c1.map((x, i) => (1 - b) * x + b * (c2[i] as number)),
+        bm25(docs, terms1(q)),
+        a,
+      );
+    });
+    ro(`ctx 0.7 with (1-${b})·cos + ${b}·cos_ctx`, (docs, q) => {
+      const c1 = minMax(cosine(docs, q.vec), 0);
+      const c2 = minMax(cosCtx(docs, q), 0);
+      return withNeighbours(
+        fuse(
+          c1.map((x, i) => (1 - b) * x + b * (c2[i] as number)),
+          bm25(docs, terms1(q)),
+          a,
+        ),
+        0.7,
+      );
+    });
+  }
 }
 
 const rows = configs.map((c) => {

@@ -2,11 +2,7 @@ import type { AppDeps } from "./api/deps";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
-import type { DeliveryProcessor, IngestDeps } from "./ingest/github/deps";
-import {
-  createInProcessImportQueue,
-  type InProcessImportQueue,
-} from "./ingest/github/import/in-process-imports";
+import type { DeliveryProcessor, ImportQueue, IngestDeps } from "./ingest/github/deps";
 import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
@@ -14,6 +10,7 @@ import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
+import { withEmbeddingCache } from "./providers/embedding-cache";
 import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";
@@ -27,7 +24,7 @@ export type System = {
   providers: Providers;
   memory: MemoryDeps;
   /** GitHub ingestion: what processing needs, where accepted deliveries and opened imports are sent. */
-  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: InProcessImportQueue };
+  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: ImportQueue };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
   app: AppDeps;
@@ -67,7 +64,7 @@ export async function composeSystem(
       importanceExamples: config.importanceExamples ?? undefined,
     }));
   const clock = overrides.clock ?? systemClock;
-  const queues = composeQueues(config, logger);
+  const queues = composeQueues(config, logger, metrics);
   // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.
   const notifiers = composeNotifiers(queues.sink, logger, {
     embedChunk: providers.embedder.maxBatchSize,
@@ -80,6 +77,7 @@ export async function composeSystem(
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? notifiers.enrichment,
     reflection: notifiers.reflection ?? noReflection,
+    outcomes: notifiers.outcomes,
     retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {
@@ -99,12 +97,18 @@ export async function composeSystem(
     reflection: memory.reflection,
     reflect,
     ingest,
+    github: { token: config.github.token, baseUrl: config.github.apiUrl },
+    // Cached: each consolidation embeds its task type's recent task texts again.
+    lessons: {
+      db: database.db,
+      clock,
+      embedder: withEmbeddingCache(providers.embedder),
+      chat: providers.chat,
+      enrichment: memory.enrichment,
+    },
+    metrics,
   });
-  // Repository imports run in this process until the catalog has a github.import job (ADR 0015).
-  const imports = createInProcessImportQueue(ingest, {
-    token: config.github.token,
-    baseUrl: config.github.apiUrl,
-  });
+  const imports = notifiers.imports;
   const app: AppDeps = {
     config,
     logger,
@@ -130,7 +134,6 @@ export async function composeSystem(
     async close() {
       // Workers finish the jobs in hand before their database goes away.
       await jobs.closeWorkers();
-      await imports.drain();
       await jobs.part.sink.close();
       await database.close();
     },

@@ -19,6 +19,7 @@ export type Doc = {
   tf: Map<string, number>;
   dl: number;
   vec: Float64Array | null;
+  text: string;
 };
 
 /** One stream (an agent), sorted by createdAt then id as the service's neighbour window is. */
@@ -55,11 +56,12 @@ export async function readStream(db: Db, agentId: string, model: string): Promis
     imp: number | null;
     tsv: string;
     vec: string | null;
+    text: string;
   }>(
     db,
     sql`SELECT m.id, coalesce(m.metadata->>'dia_id', m.metadata->>'label', m.description) AS label,
         date_part('epoch', m.created_at) AS at, date_part('epoch', m.last_accessed_at) AS accessed,
-        m.importance::float8 AS imp, m.description_tsv::text AS tsv, e.embedding::text AS vec
+        m.importance::float8 AS imp, m.description_tsv::text AS tsv, e.embedding::text AS vec, m.description AS text
       FROM memories m LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.agent_id = m.agent_id AND e.model = ${model}
       WHERE m.agent_id = ${agentId}
       ORDER BY m.created_at, m.id COLLATE "C"`,
@@ -76,6 +78,7 @@ export async function readStream(db: Db, agentId: string, model: string): Promis
         tf,
         dl: tf.size,
         vec: r.vec ? Float64Array.from(JSON.parse(r.vec) as number[]) : null,
+        text: r.text,
       };
     }),
   };

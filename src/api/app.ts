@@ -11,6 +11,8 @@ import { observeRequests } from "./observe";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerForget } from "./routes/agents/forget";
+import { registerListLessons } from "./routes/agents/lessons";
+import { registerRecordOutcome } from "./routes/agents/outcomes";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
 import { registerRetrieve } from "./routes/agents/retrieve";
@@ -99,6 +101,8 @@ export function createApp(deps: AppDeps) {
   registerReflect(app, deps);
   registerReflectionRuns(app, deps);
   registerAgentSettings(app, deps);
+  registerRecordOutcome(app, deps);
+  registerListLessons(app, deps);
   registerRetryEnrichment(app, deps);
   registerForget(app, deps);
   registerUi(app, deps);

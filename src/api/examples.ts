@@ -2,6 +2,7 @@
  * Response examples for the OpenAPI document (and so the /docs page): one realistic value per
  * shape, shared by the routes that answer it. `test/api/docs.test.ts` requires one per operation.
  */
+import { DEFAULT_PRESET, PRESETS } from "../memory/retrieve/presets";
 
 export const MEMORY_EXAMPLE = {
   id: "mem_3n8x0q4w7f2k9d1c5b6a",
@@ -52,7 +53,7 @@ export const REFLECTION_EXAMPLE = {
 export const STATS_EXAMPLE = {
   agentId: "npc-42",
   total: 120,
-  byKind: { observation: 112, reflection: 8, plan: 0 },
+  byKind: { observation: 107, reflection: 8, plan: 0, document: 0, outcome: 4, lesson: 1 },
   importance: { pending: 2, ready: 118, failed: 0 },
   embedding: { pending: 3, ready: 117, failed: 0 },
   oldest: "2026-02-01T08:00:00.000Z",
@@ -74,18 +75,67 @@ export const DELIVERY_EXAMPLE = {
   processedAt: "2026-02-13T18:00:01.000Z",
 };
 
-/** The ranking in force with no request or agent values: the service default preset (`balanced`). */
+/** The ranking in force with no request or agent values: the service default preset. */
 export const RANKING_EXAMPLE = {
-  preset: "balanced",
-  weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-  decay: 0.993,
-  recencyUnit: "day",
-  relevance: "contextual",
+  preset: DEFAULT_PRESET,
+  ...PRESETS[DEFAULT_PRESET],
   source: {
     preset: "default",
     weights: "preset",
     decay: "preset",
     recencyUnit: "preset",
     relevance: "preset",
+    vectorShare: "preset",
+    timeFilter: "preset",
   },
+};
+
+export const OUTCOME_EXAMPLE = {
+  ...MEMORY_EXAMPLE,
+  id: "mem_5d1s8k2p0w4q7x3c9v6b",
+  kind: "outcome",
+  description:
+    'Failed task (deploy) "Deploy the billing service to staging" using in-place restart in 41 s: port 8080 already in use',
+  importance: 6,
+  embeddingModel: null,
+  metadata: {},
+  status: { importance: "ready", embedding: "pending" },
+  outcome: {
+    task: "Deploy the billing service to staging",
+    taskType: "deploy",
+    success: false,
+    strategy: "in-place restart",
+    error: "port 8080 already in use",
+    durationMs: 41000,
+  },
+};
+
+export const LESSON_EXAMPLE = {
+  id: "mem_8h3n6b1v9c4x2z7m5k0j",
+  agentId: "npc-42",
+  taskType: "deploy",
+  polarity: "heuristic",
+  description:
+    'Lesson for deploy tasks like "Deploy the billing service to staging": blue-green deploy works (1 of 1 attempts succeeded). Avoid in-place restart: it failed 2 times with "port 8080 already in use".',
+  confidence: 0.67,
+  revision: 1,
+  stats: {
+    outcomes: 3,
+    successes: 1,
+    strategies: [
+      {
+        strategy: "in-place restart",
+        attempts: 2,
+        successes: 0,
+        failures: 2,
+        errors: [{ error: "port 8080 already in use", count: 2 }],
+      },
+      { strategy: "blue-green deploy", attempts: 1, successes: 1, failures: 0, errors: [] },
+    ],
+  },
+  citations: ["mem_5d1s8k2p0w4q7x3c9v6b", "mem_2f7g1h5j9k3l8z4x6c0v", "mem_0q9w8e7r6t5y4u3i2o1p"],
+  wording: "template:v1",
+  importance: 8,
+  createdAt: "2026-02-13T18:00:02.000Z",
+  updatedAt: "2026-02-13T18:00:02.000Z",
 };

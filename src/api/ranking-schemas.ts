@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MIN_POSITIVE_WEIGHT } from "../lib/storable";
 import { PRESET_NAMES, PRESETS, RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/presets";
 import { BM25, CONTEXT_SHARE, HYBRID_VECTOR_SHARE, RELEVANCE_KINDS } from "../memory/retrieve/relevance";
+import { TIME_WINDOW_SLACK_S } from "../memory/retrieve/time-window";
 
 /** The ranking fields shared by retrieve requests and an agent's retrieve defaults (settings). */
 
@@ -17,7 +18,7 @@ const RELEVANCE = RELEVANCE_KINDS;
 const presetList = PRESET_NAMES.map((name) => {
   const p = PRESETS[name];
   const w = p.weights;
-  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}`;
+  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}`;
 }).join("; ");
 
 export const RankingFields = {
@@ -25,7 +26,7 @@ export const RankingFields = {
     .enum(PRESET_NAMES)
     .optional()
     .openapi({
-      description: `A named ranking (recency/importance/relevance weights, decay, relevance): ${presetList}`,
+      description: `A named ranking (recency/importance/relevance weights, decay, relevance, time filter): ${presetList}`,
     }),
   weights: z
     .object({ recency: Weight.optional(), importance: Weight.optional(), relevance: Weight.optional() })
@@ -47,6 +48,20 @@ export const RankingFields = {
     .openapi({
       description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly`,
     }),
+  vectorShare: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .openapi({
+      description: `α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default ${HYBRID_VECTOR_SHARE}; presets may set their own)`,
+    }),
+  timeFilter: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by ${TIME_WINDOW_SLACK_S / 86_400} day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied`,
+    }),
 };
 
 const Source = z.enum(["request", "agent", "preset"]);
@@ -59,12 +74,20 @@ export const RankingInForce = z
     decay: z.number(),
     recencyUnit: z.enum(UNITS),
     relevance: z.enum(RELEVANCE),
+    vectorShare: z.number(),
+    timeFilter: z.boolean(),
+    timeWindow: z.object({ start: z.string(), end: z.string() }).nullable().optional().openapi({
+      description:
+        "Retrieve only: the createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied",
+    }),
     source: z.object({
       preset: z.enum(["request", "agent", "default"]),
       weights: Source,
       decay: Source,
       recencyUnit: Source,
       relevance: Source,
+      vectorShare: Source,
+      timeFilter: Source,
     }),
   })
   .openapi("Ranking", {

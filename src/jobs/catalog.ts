@@ -41,6 +41,9 @@ export const SCORE_CHUNK = 32;
 /** Attempts of one `agent.reflect` job: each attempt is a run of several paid LLM calls. */
 const REFLECT_ATTEMPTS = 3;
 
+/** Attempts of one `outcomes.consolidate` job; the last words lessons with the template if the LLM still fails. */
+const CONSOLIDATE_ATTEMPTS = 3;
+
 /** The memories of a chunk at their revisions: the same chunk announced twice is one job. */
 const chunkKey = (p: MemoryChunk) =>
   p.items
@@ -67,11 +70,32 @@ export const JOBS = {
     payload: z.object({ deliveryId: z.string().min(1).max(100) }).strict(),
     key: (p) => p.deliveryId,
   }),
+  /**
+   * Run (or resume) a repository import (`src/jobs/processors/import-github.ts`): the import row
+   * holds its phase and next page, so a re-run continues where the last committed page left off.
+   * `agentId` is the agent that asked (an import writes only to agents named on its row).
+   */
+  "github.import": job({
+    payload: z.object({ importId: z.string().min(1).max(64), agentId: z.string().min(1).max(200) }).strict(),
+    key: (p) => p.importId,
+  }),
   /** Run a threshold reflection for an agent whose summed importance reached its threshold. */
   "agent.reflect": job({
     payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),
     key: (p) => p.agentId,
     attempts: (cfg) => Math.min(cfg.attempts, REFLECT_ATTEMPTS),
+  }),
+  /**
+   * Consolidate an agent's outcomes of one task type into lessons (`src/memory/lessons/`). Keyed by
+   * agent and task type: outcomes recorded while one is queued or running share it.
+   */
+  "outcomes.consolidate": job({
+    payload: z
+      .object({ agentId: z.string().min(1).max(200), taskType: z.string().min(1).max(200).nullable() })
+      .strict(),
+    // NUL cannot occur in either (storable text) and a task type is never empty: unambiguous.
+    key: (p) => `${p.agentId}\u0000${p.taskType ?? ""}`,
+    attempts: (cfg) => Math.min(cfg.attempts, CONSOLIDATE_ATTEMPTS),
   }),
   /**
    * Apply an agent's retention policy (src/memory/retention/), enqueued by the sweep for agents

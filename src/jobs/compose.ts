@@ -1,11 +1,18 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { DeliveryProcessor } from "../ingest/github/deps";
+import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
-import type { EnrichmentNotifier, ReflectionScheduler } from "../memory/deps";
+import type { EnrichmentNotifier, OutcomeScheduler, ReflectionScheduler } from "../memory/deps";
+import type { Metrics } from "../metrics";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
-import { createDeliveryNotifier, createQueueNotifier, createReflectionNotifier } from "./notifiers";
+import {
+  createDeliveryNotifier,
+  createImportNotifier,
+  createOutcomeNotifier,
+  createQueueNotifier,
+  createReflectionNotifier,
+} from "./notifiers";
 import type { ProcessorDeps } from "./processors";
 import { createBullQueues } from "./queues";
 import { startWorkers, type Workers } from "./runner";
@@ -25,14 +32,19 @@ export type JobsPart = {
 /** Enqueues nothing: without Redis and without workers in this process, nobody would run the jobs. */
 const dropping: JobSink & { close(): Promise<void> } = { enqueue: async () => {}, close: async () => {} };
 
-/** Builds the queues: BullMQ with Redis; without it an in-process queue (or nothing, with workers off). */
+/**
+ * Builds the queues: BullMQ with Redis; without it an in-process queue (or nothing, with workers
+ * off). The queue in use reports its depth to `metrics` at scrape time.
+ */
 export function composeQueues(
   config: Config,
   logger: Logger,
+  metrics: Metrics,
 ): Pick<JobsPart, "sink" | "inProcess" | "queues"> {
   const cfg = config.jobs;
   if (config.redisUrl) {
     const bull = createBullQueues(config.redisUrl, cfg);
+    metrics.readQueueDepthFrom(() => bull.counts());
     return { sink: bull, inProcess: null, queues: Object.values(bull.queues) };
   }
   if (cfg.workers === "off") return { sink: dropping, inProcess: null, queues: null };
@@ -42,6 +54,7 @@ export function composeQueues(
     backoffMs: cfg.backoffMs,
     logger,
   });
+  metrics.readQueueDepthFrom(async () => inProcess.counts());
   return { sink: inProcess, inProcess, queues: null };
 }
 
@@ -50,13 +63,21 @@ export function composeNotifiers(
   sink: JobSink,
   logger: Logger,
   opts: { embedChunk: number; dueForReflection: ((agentId: string) => Promise<boolean>) | null },
-): { enrichment: EnrichmentNotifier; reflection: ReflectionScheduler | null; deliveries: DeliveryProcessor } {
+): {
+  enrichment: EnrichmentNotifier;
+  reflection: ReflectionScheduler | null;
+  deliveries: DeliveryProcessor;
+  imports: ImportQueue;
+  outcomes: OutcomeScheduler;
+} {
   return {
     enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
     reflection: opts.dueForReflection
       ? createReflectionNotifier({ sink, due: opts.dueForReflection, logger })
       : null,
     deliveries: createDeliveryNotifier({ sink, logger }),
+    imports: createImportNotifier({ sink, logger }),
+    outcomes: createOutcomeNotifier({ sink, logger }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { UnrecoverableError } from "bullmq";
 import type { Logger } from "../lib/logger";
-import type { JobName, JobRequest } from "./catalog";
+import type { QueueCount } from "../metrics";
+import { JOB_NAMES, type JobName, type JobRequest } from "./catalog";
 import type { JobSink } from "./sink";
 
 type Entry = JobRequest & { attempt: number; notBefore: number };
@@ -15,6 +16,8 @@ export type InProcessQueue = JobSink & {
   close(): Promise<void>;
   /** Jobs queued or running (benchmarks and tests). */
   size(): number;
+  /** Jobs per name and state, for the queue-depth metric (the same states as BullMQ's). */
+  counts(): QueueCount[];
   /** Resolves once no job is queued, backing off or running (tests). */
   idle(): Promise<void>;
 };
@@ -104,6 +107,22 @@ export function createInProcessQueue(opts: {
       for (const w of waiters.splice(0)) w();
     },
     size: () => entries.size,
+    counts() {
+      const now = Date.now();
+      // A final failure is dropped at once (as BullMQ's removeOnFail): failed is always 0 here,
+      // reported so both queues give the same series; the failure itself is on the database row.
+      const zero = () => ({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+      const by = new Map(JOB_NAMES.map((n) => [n, zero()]));
+      for (const e of entries.values()) {
+        const c = by.get(e.name) ?? zero();
+        if (running.has(e.id)) c.active++;
+        else if (e.notBefore > now) c.delayed++;
+        else c.waiting++;
+      }
+      return [...by].flatMap(([job, c]) =>
+        Object.entries(c).map(([state, count]) => ({ job, state, count })),
+      );
+    },
     idle: () => (entries.size === 0 ? Promise.resolve() : new Promise<void>((r) => waiters.push(r))),
   };
 }

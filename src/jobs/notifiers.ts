@@ -1,6 +1,6 @@
-import type { DeliveryProcessor } from "../ingest/github/deps";
+import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
-import type { EnrichmentNotifier, PendingWork, ReflectionScheduler } from "../memory/deps";
+import type { EnrichmentNotifier, OutcomeScheduler, PendingWork, ReflectionScheduler } from "../memory/deps";
 import { chunk } from "../providers/batching";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
 import type { JobSink } from "./sink";
@@ -88,5 +88,23 @@ export function createDeliveryNotifier(opts: { sink: JobSink; logger: Logger }):
   return {
     enqueue: (deliveryId) =>
       announce(opts.sink, opts.logger, [jobRequest("github.deliver", { deliveryId })], { deliveryId }),
+  };
+}
+
+/** An opened repository import → a `github.import` job (job id from the import id). */
+export function createImportNotifier(opts: { sink: JobSink; logger: Logger }): ImportQueue {
+  return {
+    enqueue: (ref) => announce(opts.sink, opts.logger, [jobRequest("github.import", ref)], ref),
+  };
+}
+
+/** A recorded outcome → an `outcomes.consolidate` job for its agent and task type. */
+export function createOutcomeNotifier(opts: { sink: JobSink; logger: Logger }): OutcomeScheduler {
+  return {
+    recorded: (agentId, taskType) =>
+      announce(opts.sink, opts.logger, [jobRequest("outcomes.consolidate", { agentId, taskType })], {
+        agentId,
+        taskType,
+      }),
   };
 }

@@ -1,6 +1,7 @@
 import { Queue } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import type { JobsConfig } from "../config";
+import type { QueueCount } from "../metrics";
 import { JOB_NAMES, type JobName, type JobRequest, jobOptions } from "./catalog";
 import type { JobSink } from "./sink";
 
@@ -25,7 +26,15 @@ export function producerConnection(url: string): Redis {
   return new Redis(url, opts);
 }
 
-export type BullQueues = JobSink & { queues: Record<JobName, Queue>; close(): Promise<void> };
+export type BullQueues = JobSink & {
+  queues: Record<JobName, Queue>;
+  /** Jobs per name and state, for the queue-depth metric (throws or hangs while Redis does). */
+  counts(): Promise<QueueCount[]>;
+  close(): Promise<void>;
+};
+
+/** The states the queue-depth metric reports (finished jobs are removed, see `jobOptions`). */
+export const DEPTH_STATES = ["waiting", "active", "delayed", "failed"] as const;
 
 /** One BullMQ queue per job name (each gets its own workers and concurrency), sharing one connection. */
 export function createBullQueues(
@@ -50,6 +59,15 @@ export function createBullQueues(
         if (mine.length === 0) continue;
         await queues[name].addBulk(mine.map((j) => ({ name, data: j.payload, opts: { jobId: j.id } })));
       }
+    },
+    async counts() {
+      const per = await Promise.all(
+        JOB_NAMES.map(async (job) => {
+          const c = await queues[job].getJobCounts(...DEPTH_STATES);
+          return DEPTH_STATES.map((state) => ({ job, state, count: c[state] ?? 0 }));
+        }),
+      );
+      return per.flat();
     },
     async close() {
       // Bounded: with Redis down, close would otherwise wait for a connection that never comes.

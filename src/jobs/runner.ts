@@ -1,9 +1,10 @@
 import { Worker } from "bullmq";
 import type { JobsConfig } from "../config";
 import type { Logger } from "../lib/logger";
-import { JOB_NAMES, jobAttempts } from "./catalog";
+import { timeJob } from "../metrics";
+import { JOB_NAMES, type JobName, jobAttempts } from "./catalog";
 import type { InProcessQueue } from "./in-process";
-import { type ProcessorDeps, runJob } from "./processors";
+import { type JobContext, type ProcessorDeps, runJob } from "./processors";
 import { workerConnection } from "./queues";
 import type { JobSink } from "./sink";
 import { startSweep } from "./sweep";
@@ -24,6 +25,10 @@ export type StartWorkers = {
 /** Starts the processors of every job in the catalog (BullMQ workers or the in-process queue) and the periodic sweep. */
 export function startWorkers(opts: StartWorkers): Workers {
   const { cfg, deps, logger } = opts;
+  // The one place both queues run a processor: every attempt is timed here, labelled with the
+  // catalog name of its queue (a bounded set, whatever name the job itself carries).
+  const run = (queue: JobName, name: string, data: unknown, ctx: JobContext) =>
+    timeJob(deps.metrics, queue, () => runJob(deps, name, data, ctx));
   const sweep = startSweep({
     db: deps.db,
     clock: deps.reflect.clock,
@@ -41,7 +46,7 @@ export function startWorkers(opts: StartWorkers): Workers {
     const q = opts.queue.queue;
     // In memory a job dies with its process, so an attempt is never resumed.
     q.start((job, attempt) =>
-      runJob(deps, job.name, job.payload, {
+      run(job.name, job.name, job.payload, {
         jobId: job.id,
         attempt,
         maxAttempts: jobAttempts(job.name, cfg),
@@ -75,7 +80,7 @@ export function startWorkers(opts: StartWorkers): Workers {
           started: job.attemptsStarted,
           stalled: job.stalledCounter,
         });
-        return runJob(deps, job.name, job.data, ctx);
+        return run(name, job.name, job.data, ctx);
       },
       {
         connection,

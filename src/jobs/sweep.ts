@@ -1,7 +1,9 @@
 import type { Db } from "../db/client";
+import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
 import { type StalePending, stalePending } from "../memory/enrichment/stale";
+import { unconsolidatedTaskTypes } from "../memory/lessons/unconsolidated";
 import { agentsDueForRetention } from "../memory/retention/retain";
 import { chunk } from "../providers/batching";
 import type { Clock } from "../providers/types";
@@ -24,31 +26,47 @@ export type SweepOptions = {
 /**
  * The one sweep: the database is the source of truth, so work lost with Redis, a flushed queue,
  * a crashed worker or a restarted in-process queue is found here and enqueued again — memories
- * pending too long (`memories.embed`/`memories.score`) and deliveries not finished
- * (`github.deliver`) — and the scheduled work the database says is due: retention runs of agents
- * with a policy (`agent.retain`). Bounded by `limit` per kind and run, oldest first. Safe to run
- * in many processes at once: job ids are deterministic and processors re-check state (claims, row locks).
+ * pending too long (`memories.embed`/`memories.score`), deliveries not finished
+ * (`github.deliver`), repository imports that stopped making progress (`github.import`) and
+ * outcomes no consolidation has seen (`outcomes.consolidate`) — and the scheduled work the
+ * database says is due: retention runs of agents with a policy (`agent.retain`). Bounded by
+ * `limit` per kind and run, oldest first. Safe to run in many processes at once: job ids are
+ * deterministic and processors re-check state (claims, row locks).
  */
 export async function sweepOnce(
   opts: SweepOptions,
-): Promise<{ memories: number; deliveries: number; retention: number }> {
+): Promise<{ memories: number; deliveries: number; imports: number; retention: number; outcomes: number }> {
   const memories = await pendingMemoryJobs(opts);
   const deliveries = await unfinishedDeliveries(opts, {
     olderThanMs: opts.afterMs,
     maxAttempts: opts.deliveryAttempts,
     limit: opts.limit,
   });
+  const imports = await unfinishedImports(opts, { olderThanMs: opts.afterMs, limit: opts.limit });
   const retention =
     opts.retentionIntervalMs === undefined
       ? []
       : await agentsDueForRetention(opts, { intervalMs: opts.retentionIntervalMs, limit: opts.limit });
+  const outcomes = await unconsolidatedTaskTypes(opts.db, {
+    now: opts.clock.now(),
+    olderThanMs: opts.afterMs,
+    limit: opts.limit,
+  });
   const jobs = [
     ...memories.jobs,
     ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
+    ...imports.map((ref) => jobRequest("github.import", ref)),
     ...retention.map((agentId) => jobRequest("agent.retain", { agentId })),
+    ...outcomes.map((o) => jobRequest("outcomes.consolidate", o)),
   ];
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
-  return { memories: memories.fields, deliveries: deliveries.length, retention: retention.length };
+  return {
+    memories: memories.fields,
+    deliveries: deliveries.length,
+    imports: imports.length,
+    retention: retention.length,
+    outcomes: outcomes.length,
+  };
 }
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
@@ -80,7 +98,7 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
     current = sweepOnce(opts)
       .then(
         (n) =>
-          n.memories + n.deliveries + n.retention > 0 &&
+          n.memories + n.deliveries + n.imports + n.retention + n.outcomes > 0 &&
           opts.logger.info("sweep re-enqueued pending work", n),
       )
       .catch((err: unknown) => opts.logger.warn("sweep failed", { error: String(err) }))

@@ -56,7 +56,7 @@ export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string):
   const stats: AgentStats = {
     agentId,
     total: 0,
-    byKind: { observation: 0, reflection: 0, plan: 0, document: 0 },
+    byKind: { observation: 0, reflection: 0, plan: 0, document: 0, outcome: 0, lesson: 0 },
     importance: zero(),
     embedding: zero(),
     oldest: null,

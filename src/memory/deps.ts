@@ -26,6 +26,15 @@ export interface ReflectionScheduler {
 
 export const noReflection: ReflectionScheduler = { importanceAdded: async () => {} };
 
+/**
+ * Where "this agent recorded an outcome of this task type" is announced, so an
+ * `outcomes.consolidate` job can turn similar outcomes into a lesson. Never throws: the outcome
+ * row says it is not consolidated yet, and the sweep finds it.
+ */
+export interface OutcomeScheduler {
+  recorded(agentId: string, taskType: string | null): Promise<void>;
+}
+
 /** What the memory domain functions need, built once at composition time. */
 export type MemoryDeps = {
   db: Db;
@@ -34,6 +43,8 @@ export type MemoryDeps = {
   embedder: Embedder;
   enrichment: EnrichmentNotifier;
   reflection: ReflectionScheduler;
+  /** Told of each recorded outcome; absent = consolidation waits for the sweep. */
+  outcomes?: OutcomeScheduler;
   /** Retrieval tuning; defaults apply when absent. */
   retrieval?: { fresh?: { max: number; timeoutMs: number } };
 };

@@ -30,6 +30,10 @@ export const LIMITS = {
   sourceChars: 1_000,
   /** Tokens of one document section: the default and the bounds a caller may choose within. */
   sectionTokens: { default: 512, min: 64, max: 2_000 },
+  /** Characters of an outcome's task; its strategy and error; its task type. */
+  outcomeTaskChars: 2_000,
+  outcomeFieldChars: 1_000,
+  taskTypeChars: 200,
   /** Highest reflection threshold (importance is 1..10 per memory: at least 100k memories). */
   maxReflectionThreshold: 1_000_000,
 } as const;

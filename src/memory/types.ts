@@ -1,6 +1,6 @@
 /** The memory as the domain and the API see it. */
 
-export const MEMORY_KINDS = ["observation", "reflection", "plan", "document"] as const;
+export const MEMORY_KINDS = ["observation", "reflection", "plan", "document", "outcome", "lesson"] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
 /** Kinds a caller may write directly; `document` sections are written by a document import only. */
@@ -28,4 +28,6 @@ export type Memory = {
 export type ScoredMemory = Memory & {
   score: number;
   scores: { recency: number; importance: number; relevance: number };
+  /** Index of the section it was ranked in, when the request had sections. */
+  section?: number;
 };

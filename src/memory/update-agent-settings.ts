@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
 import type { MemoryDeps } from "./deps";
+import { effectiveLessonSettings, type LessonSettings } from "./lessons/settings";
 import type { RetentionPolicy } from "./retention/policy";
 import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
 
@@ -14,6 +15,10 @@ export type AgentSettings = {
   retrieval: RankingChoice | null;
   /** What a retrieve giving no ranking fields ranks with. */
   effectiveRetrieval: ResolvedRanking;
+  /** The agent's lesson consolidation settings; null = the defaults. */
+  lessons: LessonSettings | null;
+  /** The lesson settings in force. */
+  effectiveLessons: Required<LessonSettings>;
   /** What the `agent.retain` job may delete; null = keep everything. */
   retention: RetentionPolicy | null;
 };
@@ -22,6 +27,7 @@ export type AgentSettings = {
 export type AgentSettingsPatch = {
   reflectionThreshold?: number | null;
   retrieval?: RankingChoice | null;
+  lessons?: LessonSettings | null;
   retention?: RetentionPolicy | null;
 };
 
@@ -58,6 +64,7 @@ function present(
   row: {
     reflectionThreshold: number | null;
     retrieval: RankingChoice | null;
+    lessons: LessonSettings | null;
     retention: RetentionPolicy | null;
   } | null,
   defaults: { reflectionThreshold: number },
@@ -70,6 +77,8 @@ function present(
     effectiveReflectionThreshold: threshold ?? defaults.reflectionThreshold,
     retrieval,
     effectiveRetrieval: resolveRanking({}, retrieval),
+    lessons: row?.lessons ?? null,
+    effectiveLessons: effectiveLessonSettings(row?.lessons ?? null),
     retention: row?.retention ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /**
  * Prometheus metrics of one process. Each process builds its own registry (no global state), so
@@ -6,6 +6,18 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client
  * Label values are bounded sets (route patterns, modes, job names, statuses), never ids.
  */
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Jobs of one name in one state (waiting, active, delayed, failed). */
+export type QueueCount = { job: string; state: string; count: number };
+/** Reads the queue depth at scrape time (BullMQ's counts, or the in-process queue's own). */
+export type QueueDepthSource = () => Promise<QueueCount[]>;
+
+/**
+ * A scrape waits at most this long for the queue depth (Redis down or hanging); past it the depth
+ * is left out of that scrape and every other metric is still answered, well inside Prometheus'
+ * default 10 s scrape timeout.
+ */
+export const QUEUE_DEPTH_TIMEOUT_MS = 1_000;
 
 // Request and query durations: from ~1 ms to 30 s.
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -15,11 +27,43 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
   // Process metrics (CPU, memory, event-loop lag, GC) for the running service; tests skip them.
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: "memstream_" });
   const registers = [registry];
+  const depthSources: QueueDepthSource[] = [];
+  // The depth read of the scrape in progress: the error counter waits for it, so a failure is
+  // counted in the same scrape that leaves the depth out (prom-client collects metrics concurrently).
+  let reading: Promise<void> = Promise.resolve();
+  const queueDepth = new Gauge({
+    name: "memstream_queue_jobs",
+    help: "Jobs in the queue by job name and state (waiting, active, delayed, failed), read at scrape time",
+    labelNames: ["job", "state"] as const,
+    registers,
+    collect() {
+      this.reset();
+      if (depthSources.length === 0) return;
+      reading = withTimeout(Promise.all(depthSources.map((s) => s())), QUEUE_DEPTH_TIMEOUT_MS).then(
+        (counts) => {
+          for (const c of counts.flat()) this.inc({ job: c.job, state: c.state }, c.count);
+        },
+        () => depthErrors.inc(),
+      );
+      return reading;
+    },
+  });
+  // Registered after the gauge, so its collect runs after the gauge's has started this scrape's read.
+  const depthErrors = new Counter({
+    name: "memstream_queue_depth_errors_total",
+    help: "Scrapes whose queue depth could not be read in time (Redis down or slow); the depth is left out of those scrapes",
+    registers,
+    collect: () => reading,
+  });
   return {
     registry,
     contentType: registry.contentType,
-    /** The exposition text. */
+    /** The exposition text (scrape-time values such as the queue depth are read now). */
     scrape: (): Promise<string> => registry.metrics(),
+    /** Where the queue depth is read at scrape time; the part that owns the queue registers it. */
+    readQueueDepthFrom(source: QueueDepthSource) {
+      depthSources.push(source);
+    },
     httpDuration: new Histogram({
       name: "memstream_http_request_duration_seconds",
       help: "HTTP request duration by method, route pattern and status",
@@ -32,6 +76,28 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
       help: "Retrieve duration (ranking, touch and context assembly) by the mode that ranked and the relevance kind",
       labelNames: ["mode", "relevance"] as const,
       buckets: SECONDS,
+      registers,
+    }),
+    retrieveCandidates: new Histogram({
+      name: "memstream_retrieve_candidates",
+      help: "Memories the ranking scored per retrieve, by the mode that ranked (exact: the stream or its filtered part, or the exact top-k's candidates; fast: the index candidates)",
+      labelNames: ["mode"] as const,
+      buckets: [1, 10, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
+      registers,
+    }),
+    jobDuration: new Histogram({
+      name: "memstream_job_duration_seconds",
+      help: "Duration of one job attempt by job name and outcome (completed; failed: it threw, whether or not it is retried)",
+      labelNames: ["job", "outcome"] as const,
+      buckets: [...SECONDS, 60, 300, 1_800],
+      registers,
+    }),
+    queueDepth,
+    enrichmentLag: new Histogram({
+      name: "memstream_enrichment_lag_seconds",
+      help: "Time from a memory's text being written (created or edited) to its field (importance, embedding) becoming ready",
+      labelNames: ["field"] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
       registers,
     }),
     reflectionRuns: new Counter({
@@ -55,6 +121,16 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
   };
 }
 
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  // A source that answers after the deadline must not be an unhandled rejection.
+  p.catch(() => {});
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /** Counts a finished reflection run and the tokens it spent (failed runs' partial usage included). */
 export function recordReflectionRun(
   metrics: Metrics,
@@ -63,4 +139,29 @@ export function recordReflectionRun(
   metrics.reflectionRuns.inc({ trigger: run.trigger, outcome: run.status });
   metrics.reflectionTokens.inc({ kind: "prompt" }, run.usage.promptTokens);
   metrics.reflectionTokens.inc({ kind: "completion" }, run.usage.completionTokens);
+}
+
+/** Runs one job attempt and records its duration by job name and outcome. */
+export async function timeJob<T>(metrics: Metrics, job: string, run: () => Promise<T>): Promise<T> {
+  const end = metrics.jobDuration.startTimer({ job });
+  try {
+    const result = await run();
+    end({ outcome: "completed" });
+    return result;
+  } catch (err) {
+    end({ outcome: "failed" });
+    throw err;
+  }
+}
+
+/** Records how long fields waited to become ready: `writtenAt` in epoch seconds, against `now`. */
+export function recordEnrichmentLag(
+  metrics: Metrics,
+  field: "importance" | "embedding",
+  writtenAt: readonly number[],
+  now: Date,
+): void {
+  const at = now.getTime() / 1000;
+  // A clock behind the row's time (a simulated clock) would give a negative lag: counted as 0.
+  for (const w of writtenAt) metrics.enrichmentLag.observe({ field }, Math.max(0, at - w));
 }

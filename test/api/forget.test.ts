@@ -140,6 +140,24 @@ describe("POST /forget", () => {
     expect(await listed(agent)).toEqual([]);
   });
 
+  it("never deletes document sections: their document owns them", async () => {
+    const agent = uniq("forget-docs");
+    const doc = await t.call("POST", `${path(agent)}/documents`, {
+      source: "docs/runbook.md",
+      content: "# Runbook\n\nRestart the worker.\n\n## Deploys\n\nDeploy on Tuesdays.",
+    });
+    expect(doc.status).toBeLessThan(300);
+    const id = await seed(agent, [{ key: "note", days: 3, importance: 2 }]);
+    const before = await listed(agent);
+    expect(before.length).toBeGreaterThan(1);
+    expect(await post(agent, { policy: { maxMemories: 0 } })).toMatchObject({
+      count: 1,
+      byKind: { observation: 1 },
+      sample: [id.note],
+    });
+    expect((await listed(agent)).sort()).toEqual(before.filter((x) => x !== id.note).sort());
+  });
+
   it("400 without a policy, with one that deletes nothing, or with a bad field", async () => {
     const agent = uniq("forget-bad");
     for (const [body, field] of [

@@ -5,8 +5,8 @@ import { uniq } from "../support/env";
 import { fixtureRepo, type StubGithub, startStubGithub } from "../support/stub-github";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-// POST /v1/agents/{agentId}/imports/github starts the same work as `npm run import:github`, in
-// the background; GET …/{id} follows it. GitHub is the stub.
+// POST /v1/agents/{agentId}/imports/github starts the same work as `npm run import:github` as a
+// `github.import` job (here on the in-process queue); GET …/{id} follows it. GitHub is the stub.
 const s = uniq("imports");
 const name = uniq("repo");
 const admin = { authorization: `Bearer admin-${s}` };
@@ -22,6 +22,8 @@ beforeAll(async () => {
       GITHUB_TOKEN: "t",
     },
   });
+  // Imports are `github.import` jobs: this process's in-process workers run them.
+  t.system.jobs.startWorkers();
 });
 afterAll(async () => {
   await t.close();

@@ -1,6 +1,11 @@
+import { once } from "node:events";
+import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JobRequest } from "../../src/jobs/catalog";
+import { allReady, obliterateQueues, pipelineEnv, postMany, waitFor } from "../jobs/support";
 import { uniq } from "../support/env";
 import { deliver } from "../support/github";
+import { ownDatabase } from "../support/own-database";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // /metrics: the Prometheus text of this process, behind an admin key, moving with traffic.
@@ -24,6 +29,7 @@ async function scrape(): Promise<string> {
 function sample(text: string, name: string, labels: Record<string, string>): number {
   const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   for (const line of text.split("\n")) {
+    if (want.length === 0 && line.startsWith(`${name} `)) return Number(line.slice(name.length + 1));
     if (!line.startsWith(`${name}{`)) continue;
     const inner = line.slice(name.length + 1, line.indexOf("}"));
     const have = inner.split(",");
@@ -153,4 +159,94 @@ describe("reflection and webhook counters", () => {
       expect(sample(after, name, { status }) - sample(before, name, { status }), status).toBe(1);
     }
   });
+});
+
+describe.each(["bullmq", "in-process"] as const)(
+  "job, queue, enrichment and candidate series (%s workers)",
+  (kind) => {
+    it("queue depth while jobs wait, then job durations by outcome, enrichment lag and retrieve candidates", async () => {
+      // A database of its own: its workers' sweep must not take other files' pending memories.
+      const own = await ownDatabase("metrics");
+      const prefix = uniq("mst");
+      const { REDIS_URL, MEMSTREAM_QUEUE_PREFIX, ...inProcess } = pipelineEnv(prefix);
+      const env = kind === "bullmq" ? pipelineEnv(prefix) : inProcess;
+      const m = await startTestSystem({ env: { ...env, DATABASE_URL: own.url } });
+      try {
+        const text = async () => (await m.app.request("/metrics")).text();
+        const agent = uniq("metrics-jobs");
+        // Written before any worker runs: their jobs wait in the queue.
+        await postMany(m, agent, 3, (i) => `The deploy number ${i} failed`);
+        // A job whose payload fails validation: one failed attempt, not retried.
+        const bad = { id: uniq("bad"), name: "agent.reflect", payload: {} } as unknown as JobRequest;
+        await m.system.jobs.sink.enqueue([bad]);
+        const waiting = await text();
+        const depth = "memstream_queue_jobs";
+        expect(sample(waiting, depth, { job: "memories.embed", state: "waiting" })).toBeGreaterThan(0);
+        expect(sample(waiting, depth, { job: "memories.score", state: "waiting" })).toBeGreaterThan(0);
+        expect(sample(waiting, depth, { job: "agent.reflect", state: "waiting" })).toBe(1);
+
+        m.system.jobs.startWorkers();
+        await allReady(m, agent, 3, 60_000);
+        const durations = "memstream_job_duration_seconds_count";
+        const after = await waitFor("the failed attempt timed", async () => {
+          const t = await text();
+          return sample(t, durations, { job: "agent.reflect", outcome: "failed" }) === 1 ? t : null;
+        });
+        for (const job of ["memories.embed", "memories.score"]) {
+          expect(sample(after, durations, { job, outcome: "completed" }), job).toBeGreaterThan(0);
+          expect(
+            sample(after, "memstream_job_duration_seconds_sum", { job, outcome: "completed" }),
+          ).toBeGreaterThan(0);
+        }
+        // Each memory became ready once per field.
+        for (const field of ["embedding", "importance"]) {
+          expect(sample(after, "memstream_enrichment_lag_seconds_count", { field }), field).toBe(3);
+        }
+        // Drained: the depth series are still there, at 0.
+        expect(after).toContain(`${depth}{job="memories.embed",state="waiting"} 0`);
+        expect(after).toContain(`${depth}{job="memories.embed",state="active"} 0`);
+
+        const res = await m.call("POST", `/v1/agents/${agent}/retrieve`, { query: "deploy", mode: "exact" });
+        expect(res.status).toBe(200);
+        expect(await res.json()).not.toHaveProperty("candidates");
+        const ranked = await text();
+        // The exact ranking scored the agent's whole (small) stream.
+        expect(sample(ranked, "memstream_retrieve_candidates_count", { mode: "exact" })).toBe(1);
+        expect(sample(ranked, "memstream_retrieve_candidates_sum", { mode: "exact" })).toBe(3);
+      } finally {
+        await m.close();
+        if (kind === "bullmq") await obliterateQueues(prefix);
+        await own.drop();
+      }
+    }, 120_000);
+  },
+);
+
+describe("queue depth with Redis not answering", () => {
+  it("leaves the depth out after a bounded wait, counts the failure, and still answers the other metrics", async () => {
+    // Accepts connections and never answers: every Redis command hangs.
+    const sockets = new Set<Socket>();
+    const hole = createServer((s) => void sockets.add(s));
+    hole.listen(0, "127.0.0.1");
+    await once(hole, "listening");
+    const port = (hole.address() as { port: number }).port;
+    const h = await startTestSystem({
+      env: { REDIS_URL: `redis://127.0.0.1:${port}`, MEMSTREAM_WORKERS: "off" },
+    });
+    try {
+      expect((await h.app.request("/healthz")).status).toBe(200);
+      const res = await h.app.request("/metrics");
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toContain(
+        'memstream_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1',
+      );
+      expect(text).not.toMatch(/^memstream_queue_jobs\{/m);
+      expect(sample(text, "memstream_queue_depth_errors_total", {})).toBe(1);
+    } finally {
+      await h.close();
+      for (const s of sockets) s.destroy();
+      hole.close();
+    }
+  }, 60_000);
 });

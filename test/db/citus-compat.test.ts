@@ -14,8 +14,10 @@ const AGENT_TABLES = [
   "agent_settings",
   "documents",
   "github_event_keys",
+  "lesson_revisions",
   "memories",
   "memory_embeddings",
+  "outcomes",
   "reflection_runs",
 ];
 /** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
@@ -132,7 +134,19 @@ describe("Citus-compatible schema and queries", () => {
     await t.call("GET", `${path}/documents`);
     await t.call("DELETE", `${path}/documents?source=docs%2Fci.md`);
     await t.call("GET", `${path}/stats`);
-    await t.call("PUT", `${path}/settings`, { reflectionThreshold: 500 });
+    await t.call("PUT", `${path}/settings`, { reflectionThreshold: 500, lessons: { minOutcomes: 2 } });
+    // Outcomes, their consolidation into a lesson and its revision, and the lessons listing.
+    const outcome = {
+      task: "Fix the CI job",
+      taskType: "ci",
+      success: false,
+      strategy: "retry",
+      error: "timeout",
+    };
+    for (let i = 0; i < 3; i++) {
+      expect((await t.call("POST", `${path}/outcomes`, outcome)).status).toBe(201);
+    }
+    await t.call("GET", `${path}/lessons?taskType=ci`);
     await t.call("POST", `${path}/reflect`);
     await t.call("GET", `${path}/reflections/runs`);
     await t.call("POST", `${path}/enrichment/retry`);
@@ -174,7 +188,7 @@ function agentPredicates(statement: string): number {
  * and agents whose retention policy is due (src/memory/retention/retain.ts).
  */
 const SWEEP =
-  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)|from "agent_settings" where \("agent_settings"\."retention" is not null/;
+  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)|from "agent_settings" where \("agent_settings"\."retention" is not null|FROM "outcomes" WHERE "outcomes"\."consolidated_at" IS NULL AND/;
 
 async function waitFor(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;

@@ -1,5 +1,8 @@
+import pgvector from "pgvector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHnswIndexSql, forgetHnswIndexes } from "../../src/memory/retrieve/hnsw-index";
+import { fastRank, useIndexPaths } from "../../src/memory/retrieve/fast-query";
+import { createHnswIndexSql, forgetHnswIndexes, type HnswIndex } from "../../src/memory/retrieve/hnsw-index";
+import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
 import { uniq } from "../support/env";
 import { type RefMemory, referenceRanking } from "../support/reference-ranking";
 import { startTestSystem, type TestSystem } from "../support/system";
@@ -10,13 +13,13 @@ const hoursAgo = (h: number) => new Date(Date.parse(NOW) - h * 3_600_000).toISOS
 const MODEL = uniq("fast-3d");
 const OTHER = uniq("plain-3d");
 
+const index: HnswIndex = { model: MODEL, dimensions: 3, storage: "vector" };
+
 let t: TestSystem;
 beforeAll(async () => {
   t = await startTestSystem();
   const db = t.system.database.db;
-  await db.execute(
-    createHnswIndexSql({ model: MODEL, dimensions: 3, storage: "vector" }, { m: 16, efConstruction: 64 }),
-  );
+  await db.execute(createHnswIndexSql(index, { m: 16, efConstruction: 64 }));
   forgetHnswIndexes(db);
 });
 afterAll(() => t.close());
@@ -112,7 +115,7 @@ describe("retrieve: fast mode", () => {
     expect(got.body.memories.map((m) => m.id)).toEqual(want.map((w) => w.id));
   });
 
-  it("auto ranks exactly even where the fast path's candidate lists miss the true top 1", async () => {
+  it("auto ranks exactly; fast finds the true top 1 that is in no component's top list", async () => {
     // Each candidate list is filled by memories extreme in one component: 100 just accessed (T),
     // 100 important and fairly recent (I), 250 nearest the query (R). X is second-best on all
     // three and in none of the lists (its recency + importance is below every I's), yet the
@@ -154,6 +157,11 @@ describe("retrieve: fast mode", () => {
     expect(auto.body.mode).toBe("exact");
     expect(want[0]?.id).toBe(ids[0]);
     expect(auto.body.memories.map((m) => m.id)).toEqual(want.map((w) => w.id));
+    // The threshold search reads past the lists until nothing unseen can beat the 10th score,
+    // so fast mode finds X too (the union of per-component top lists did not).
+    const fast = await retrieve(agent, { queryEmbedding: q, embeddingModel: MODEL, mode: "fast" });
+    expect(fast.body.mode).toBe("fast");
+    expect(fast.body.memories.map((m) => m.id)).toEqual(want.map((w) => w.id));
     // Filters and models without an index rank exactly too.
     const filtered = await retrieve(agent, {
       queryEmbedding: q,
@@ -161,6 +169,55 @@ describe("retrieve: fast mode", () => {
       kinds: ["observation"],
     });
     expect(filtered.body.mode).toBe("exact");
+  });
+
+  it("reads deeper, round by round, until no unseen memory can beat the k-th score", async () => {
+    // A model and index of its own: other tests store the same vectors for other agents, and
+    // a filtered HNSW walk through duplicates may skip some (the approximation, not this rule).
+    const own: HnswIndex = { model: uniq("rounds-3d"), dimensions: 3, storage: "vector" };
+    const db = t.system.database.db;
+    await db.execute(createHnswIndexSql(own, { m: 16, efConstruction: 64 }));
+    const agent = uniq("fast-rounds");
+    const ids = await seed(
+      agent,
+      items.map((s) => ({ ...s, model: own.model })),
+    );
+    const ref: RefMemory[] = items.map((s, i) => ({
+      id: ids[i] as string,
+      lastAccessedAt: s.at,
+      importance: s.importance ?? null,
+      vector: s.vector ?? null,
+    }));
+    for (const weights of [
+      WEIGHTS,
+      { recency: 0, importance: 1, relevance: 1 },
+      { recency: 1, importance: 1, relevance: 0 },
+    ]) {
+      const p: RankParams = {
+        agentId: agent,
+        filters: {},
+        query: { vector: pgvector.toSql(query), model: own.model, dimensions: 3 },
+        now: new Date(NOW),
+        decay: 0.99,
+        weights,
+        k: 10,
+        touch: false,
+      };
+      // Two memories per list in the first round: far too few for a top 10.
+      const got = await db.transaction(async (tx) => {
+        await useIndexPaths(tx);
+        return fastRank<{ id: string; score: number; certain: boolean }>(tx, p, own, {
+          relevance: 2,
+          recImp: 2,
+        });
+      });
+      const want = referenceRanking(ref, { now: NOW, decay: 0.99, weights, query }).slice(0, 10);
+      expect(got?.rounds).toBeGreaterThan(2);
+      // Same memories and scores; the order of near-ties may differ in the last float bits
+      // between SQL and the reference (float4 vectors in pgvector, float8 in the reference).
+      expect(got?.rows.map((r) => r.id).sort()).toEqual(want.map((w) => w.id).sort());
+      expect(got?.rows.map((r) => r.score)).toEqual(want.map((w) => expect.closeTo(w.score, 6)));
+    }
   });
 
   it("refuses fast with filters, or without an index for the model", async () => {

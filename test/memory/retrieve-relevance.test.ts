@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_PRESET, PRESETS } from "../../src/memory/retrieve/presets";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -133,43 +134,56 @@ describe("retrieve: lexical relevance (BM25 in Postgres)", () => {
 });
 
 describe("retrieve: hybrid relevance", () => {
-  it("fuses 0.6·cosine' + 0.4·bm25' (each scaled over the candidates), then scales the sum", async () => {
-    const agent = uniq("hyb");
-    await seed(agent, [
-      { text: "alpha beta", vector: [1, 0, 0] },
-      { text: "gamma delta", vector: [0, 1, 0] },
-      { text: "gamma epsilon zeta", vector: [1, 1, 0] },
-      { text: "gamma", kind: "plan" }, // no vector of the query's model: cosine' = 0
-    ]);
-    const got = await retrieve(agent, {
-      query: "gamma",
-      queryEmbedding: [1, 0, 0],
-      embeddingModel: MODEL,
-      relevance: "hybrid",
-    });
-    const avgdl = (2 + 2 + 3 + 1) / 4;
-    const lex = {
-      delta: bm25(1, 3, 4, 2, avgdl),
-      zeta: bm25(1, 3, 4, 3, avgdl),
-      only: bm25(1, 3, 4, 1, avgdl),
-    };
-    const max = lex.only; // the shortest document matching gamma scores highest
-    const fused = {
-      "alpha beta": 0.6 * 1 + 0.4 * 0,
-      "gamma delta": 0.6 * 0 + 0.4 * (lex.delta / max),
-      "gamma epsilon zeta": 0.6 * Math.SQRT1_2 + 0.4 * (lex.zeta / max),
-      gamma: 0.6 * 0 + 0.4 * 1,
-    };
-    const lo = Math.min(...Object.values(fused));
-    const hi = Math.max(...Object.values(fused));
-    const expected = Object.entries(fused)
-      .map(([text, f]) => ({ text, rel: (f - lo) / (hi - lo) }))
-      .sort((x, y) => y.rel - x.rel);
-    expect(got.map((m) => m.description)).toEqual(expected.map((e) => e.text));
-    got.forEach((m, i) => {
-      expect(m.scores.relevance).toBeCloseTo(expected[i]?.rel ?? Number.NaN, 9);
-    });
-  });
+  it.each([
+    [
+      "the hybrid default α 0.6 (paper preset, where hybrid is not the preset's relevance)",
+      { preset: "paper" },
+      0.6,
+    ],
+    ["vectorShare from the request", { vectorShare: 0.3 }, 0.3],
+    ["the default preset's vectorShare", {}, PRESETS[DEFAULT_PRESET].vectorShare],
+  ] as const)(
+    "fuses α·cosine' + (1 − α)·bm25' (each scaled over the candidates), then scales the sum: %s",
+    async (_, extra, a) => {
+      const agent = uniq("hyb");
+      await seed(agent, [
+        { text: "alpha beta", vector: [1, 0, 0] },
+        { text: "gamma delta", vector: [0, 1, 0] },
+        { text: "gamma epsilon zeta", vector: [1, 1, 0] },
+        { text: "gamma", kind: "plan" }, // no vector of the query's model: cosine' = 0
+      ]);
+      const got = await retrieve(agent, {
+        query: "gamma",
+        queryEmbedding: [1, 0, 0],
+        embeddingModel: MODEL,
+        ...extra,
+        relevance: "hybrid",
+        weights: { recency: 0, importance: 0, relevance: 1 },
+      });
+      const avgdl = (2 + 2 + 3 + 1) / 4;
+      const lex = {
+        delta: bm25(1, 3, 4, 2, avgdl),
+        zeta: bm25(1, 3, 4, 3, avgdl),
+        only: bm25(1, 3, 4, 1, avgdl),
+      };
+      const max = lex.only; // the shortest document matching gamma scores highest
+      const fused = {
+        "alpha beta": a * 1 + (1 - a) * 0,
+        "gamma delta": a * 0 + (1 - a) * (lex.delta / max),
+        "gamma epsilon zeta": a * Math.SQRT1_2 + (1 - a) * (lex.zeta / max),
+        gamma: a * 0 + (1 - a) * 1,
+      };
+      const lo = Math.min(...Object.values(fused));
+      const hi = Math.max(...Object.values(fused));
+      const expected = Object.entries(fused)
+        .map(([text, f]) => ({ text, rel: (f - lo) / (hi - lo) }))
+        .sort((x, y) => y.rel - x.rel);
+      expect(got.map((m) => m.description)).toEqual(expected.map((e) => e.text));
+      got.forEach((m, i) => {
+        expect(m.scores.relevance).toBeCloseTo(expected[i]?.rel ?? Number.NaN, 9);
+      });
+    },
+  );
 
   it("combines with recency and importance like the vector relevance does", async () => {
     const agent = uniq("hybw");

@@ -25,6 +25,11 @@ export type StubGithub = {
   requests: string[];
   fault(f: Fault): void;
   clearFaults(): void;
+  /**
+   * Holds the next request matching `match` unanswered: `arrived` resolves when it comes,
+   * `release()` lets it be served (a test kills the client in between).
+   */
+  hold(match: RegExp): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 };
 
@@ -37,10 +42,17 @@ export type StubGithub = {
 export async function startStubGithub(repo: StubRepo, opts: { pageSize: number }): Promise<StubGithub> {
   const requests: string[] = [];
   let faults: Fault[] = [];
+  const holds: { match: RegExp; arrive(): void; released: Promise<void> }[] = [];
   const base = `/repos/${repo.owner}/${repo.name}`;
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://stub");
     requests.push(`${url.pathname}${url.search}`);
+    const held = holds.findIndex((h) => h.match.test(`${url.pathname}${url.search}`));
+    if (held >= 0) {
+      const [h] = holds.splice(held, 1);
+      h?.arrive();
+      await h?.released;
+    }
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(JSON.stringify(body));
@@ -111,6 +123,14 @@ export async function startStubGithub(repo: StubRepo, opts: { pageSize: number }
     fault: (f) => void faults.push({ ...f }),
     clearFaults: () => {
       faults = [];
+    },
+    hold(match) {
+      let arrive = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ match, arrive, released });
+      return { arrived, release };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -89,7 +89,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = 0.6·cosine' + 0.4·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran.
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -204,8 +204,48 @@ export interface paths {
         };
         /** The agent's settings and the values in force */
         get: operations["getAgentSettings"];
-        /** Set the agent's settings (reflection threshold, retrieve defaults, retention) */
+        /** Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation) */
         put: operations["updateAgentSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the outcome of a task (stored as an `outcome` memory)
+         * @description Stores an `outcome` memory described in words from the fields (retrieved like any memory; importance 6 for a failure, 4 for a success) with the structured fields beside it, and enqueues an `outcomes.consolidate` job: once `lessons.minOutcomes` similar outcomes of the task type accumulate, a `lesson` memory is written or revised.
+         */
+        post: operations["recordOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/lessons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent's lessons with counts, confidence, revision and citations
+         * @description Lessons are `lesson` memories written by consolidating similar outcomes; retrieve ranks them like any memory. Most confident first.
+         */
+        get: operations["listLessons"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -320,7 +360,7 @@ export interface components {
             id: string;
             agentId: string;
             /** @enum {string} */
-            kind: "observation" | "reflection" | "plan" | "document";
+            kind: "observation" | "reflection" | "plan" | "document" | "outcome" | "lesson";
             description: string;
             createdAt: string;
             lastAccessedAt: string;
@@ -418,6 +458,8 @@ export interface components {
                 reflection: number;
                 plan: number;
                 document: number;
+                outcome: number;
+                lesson: number;
             };
             importance: {
                 pending: number;
@@ -443,6 +485,8 @@ export interface components {
                 importance: number;
                 relevance: number;
             };
+            /** @description Index of its section (requests with sections) */
+            section?: number;
         };
         /** @description The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's */
         Ranking: {
@@ -458,6 +502,13 @@ export interface components {
             recencyUnit: "minute" | "hour" | "day" | "week";
             /** @enum {string} */
             relevance: "vector" | "lexical" | "hybrid" | "contextual";
+            vectorShare: number;
+            timeFilter: boolean;
+            /** @description Retrieve only: the createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied */
+            timeWindow?: {
+                start: string;
+                end: string;
+            } | null;
             source: {
                 /** @enum {string} */
                 preset: "request" | "agent" | "default";
@@ -469,6 +520,10 @@ export interface components {
                 recencyUnit: "request" | "agent" | "preset";
                 /** @enum {string} */
                 relevance: "request" | "agent" | "preset";
+                /** @enum {string} */
+                vectorShare: "request" | "agent" | "preset";
+                /** @enum {string} */
+                timeFilter: "request" | "agent" | "preset";
             };
         };
         RetrieveContext: {
@@ -477,6 +532,13 @@ export interface components {
             /** @enum {string} */
             encoding: "cl100k_base" | "o200k_base";
             truncated: boolean;
+            /** @description Per section (requests with sections): header, kinds, memories returned, cut by the budget */
+            sections?: {
+                title: string;
+                kinds: string[] | null;
+                count: number;
+                truncated: boolean;
+            }[];
         };
         RetrieveRequest: {
             /** @example CI is failing on main again */
@@ -486,7 +548,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -507,6 +569,10 @@ export interface components {
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+            /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+            vectorShare?: number;
+            /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
+            timeFilter?: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 with an offset; years 0001-9999
@@ -515,7 +581,7 @@ export interface components {
             now?: string;
             /** @default true */
             touch?: boolean;
-            kinds?: ("observation" | "reflection" | "plan" | "document")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
              * @description exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks
              * @default auto
@@ -549,10 +615,36 @@ export interface components {
             /** @description Return the best-first prefix whose text block (format text) fits in this many tokens, counted with the configured encoding */
             maxTokens?: number;
             /**
+             * @description A context block in sections (at most 8), in this order, under one maxTokens: e.g. lessons, then reflections, then observations. Each memory goes to the section naming its kind (a kind in one section only; a section without kinds takes every kind no section names), each section ranks its own top k. The budget goes to section 0's best-first prefix, then section 1's from what is left, and so on. Not with kinds or mode fast.
+             * @example [
+             *       {
+             *         "kinds": [
+             *           "reflection"
+             *         ],
+             *         "k": 5
+             *       },
+             *       {
+             *         "kinds": [
+             *           "observation",
+             *           "document"
+             *         ]
+             *       }
+             *     ]
+             */
+            sections?: components["schemas"]["ContextSection"][];
+            /**
              * @description "text" adds `context.text`, a prompt-ready block of the returned memories
              * @enum {string}
              */
             format?: "json" | "text";
+        };
+        ContextSection: {
+            /** @description Kinds in this section; absent = every kind no other section names */
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
+            /** @description Candidates ranked for this section; default the request's k (or its default) */
+            k?: number;
+            /** @description Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)" */
+            title?: string;
         };
         GithubDeliveryAccepted: {
             deliveryId: string;
@@ -606,12 +698,17 @@ export interface components {
             effectiveReflectionThreshold: number;
             retrieval: components["schemas"]["RetrievalDefaults"];
             effectiveRetrieval: components["schemas"]["Ranking"];
+            lessons: components["schemas"]["LessonSettings"];
+            effectiveLessons: {
+                minOutcomes: number;
+                similarity: number;
+            };
             retention: components["schemas"]["RetentionPolicy"];
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -632,6 +729,17 @@ export interface components {
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+            /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+            vectorShare?: number;
+            /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
+            timeFilter?: boolean;
+        } | null;
+        /** @description Lesson consolidation; a field left out takes its default */
+        LessonSettings: {
+            /** @description Similar outcomes of one task type before a lesson is written; default 3 */
+            minOutcomes?: number;
+            /** @description Cosine between task embeddings at or above which outcomes are the same task; default 0.65 (calibrated for use-lite-512) */
+            similarity?: number;
         } | null;
         /**
          * @description What retention may delete. Never deleted: lessons, document sections, and memories a reflection or lesson cites. Vectors go with their memories.
@@ -649,6 +757,84 @@ export interface components {
             /** @description Never delete memories scored at least this important; unscored memories are kept too */
             keepImportanceAtLeast?: number;
         } | null;
+        Outcome: components["schemas"]["Memory"] & {
+            outcome: components["schemas"]["OutcomeFields"];
+        };
+        OutcomeFields: {
+            task: string;
+            taskType: string | null;
+            success: boolean;
+            strategy: string | null;
+            error: string | null;
+            durationMs: number | null;
+        };
+        NewOutcome: {
+            /** @example Deploy the billing service to staging */
+            task: string;
+            /**
+             * @description Groups outcomes for consolidation; lessons are per task type
+             * @example deploy
+             */
+            taskType?: string;
+            success: boolean;
+            /** @example in-place restart */
+            strategy?: string;
+            /** @example port 8080 already in use */
+            error?: string;
+            durationMs?: number;
+            /**
+             * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
+             * @example {
+             *       "source": "github",
+             *       "repository": "acme/api"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When it happened (the memory's createdAt); default now
+             * @example 2026-11-22T10:00:00Z
+             */
+            occurredAt?: string;
+        };
+        Lesson: {
+            /** @description The lesson's memory id (stable across revisions) */
+            id: string;
+            agentId: string;
+            taskType: string | null;
+            /** @enum {string} */
+            polarity: "heuristic" | "anti-pattern";
+            description: string;
+            /** @description Rule of succession over the leading strategy: (k+1)/(n+2) */
+            confidence: number;
+            /** @description 1 when written; +1 per consolidation that updated it */
+            revision: number;
+            stats: {
+                outcomes: number;
+                successes: number;
+                strategies: components["schemas"]["StrategyStats"][];
+            };
+            /** @description The outcome memories it rests on (newest 100) */
+            citations: string[];
+            /** @description `template:v1` offline, else the prompt version (`lesson:v1`) */
+            wording: string;
+            importance: number | null;
+            createdAt: string;
+            /** @description When the current revision was written */
+            updatedAt: string;
+        };
+        StrategyStats: {
+            strategy: string | null;
+            attempts: number;
+            successes: number;
+            failures: number;
+            errors: {
+                error: string;
+                count: number;
+            }[];
+        };
         EnrichmentRetried: {
             importance: number;
             embedding: number;
@@ -1403,9 +1589,12 @@ export interface operations {
                      *       "agentId": "npc-42",
                      *       "total": 120,
                      *       "byKind": {
-                     *         "observation": 112,
+                     *         "observation": 107,
                      *         "reflection": 8,
-                     *         "plan": 0
+                     *         "plan": 0,
+                     *         "document": 0,
+                     *         "outcome": 4,
+                     *         "lesson": 1
                      *       },
                      *       "importance": {
                      *         "pending": 2,
@@ -1538,18 +1727,23 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
+                     *         "vectorShare": 0.85,
+                     *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
                      *           "decay": "preset",
                      *           "recencyUnit": "preset",
-                     *           "relevance": "preset"
-                     *         }
+                     *           "relevance": "preset",
+                     *           "vectorShare": "preset",
+                     *           "timeFilter": "preset"
+                     *         },
+                     *         "timeWindow": null
                      *       }
                      *     }
                      */
@@ -2184,18 +2378,29 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
+                     *         "vectorShare": 0.85,
+                     *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
                      *           "decay": "preset",
                      *           "recencyUnit": "preset",
-                     *           "relevance": "preset"
+                     *           "relevance": "preset",
+                     *           "vectorShare": "preset",
+                     *           "timeFilter": "preset"
                      *         }
+                     *       },
+                     *       "lessons": {
+                     *         "minOutcomes": 3
+                     *       },
+                     *       "effectiveLessons": {
+                     *         "minOutcomes": 3,
+                     *         "similarity": 0.65
                      *       },
                      *       "retention": {
                      *         "maxMemories": 10000,
@@ -2276,7 +2481,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/1.5, 0.993 per day, contextual
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -2297,6 +2502,17 @@ export interface operations {
                          * @enum {string}
                          */
                         relevance?: "vector" | "lexical" | "hybrid" | "contextual";
+                        /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+                        vectorShare?: number;
+                        /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
+                        timeFilter?: boolean;
+                    } | null;
+                    /** @description Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged */
+                    lessons?: {
+                        /** @description Similar outcomes of one task type before a lesson is written; default 3 */
+                        minOutcomes?: number;
+                        /** @description Cosine between task embeddings at or above which outcomes are the same task; default 0.65 (calibrated for use-lite-512) */
+                        similarity?: number;
                     } | null;
                     /**
                      * @description Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged
@@ -2335,18 +2551,29 @@ export interface operations {
                      *         "weights": {
                      *           "recency": 1,
                      *           "importance": 0.5,
-                     *           "relevance": 1.5
+                     *           "relevance": 2.25
                      *         },
-                     *         "decay": 0.993,
+                     *         "decay": 0.998,
                      *         "recencyUnit": "day",
                      *         "relevance": "contextual",
+                     *         "vectorShare": 0.85,
+                     *         "timeFilter": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
                      *           "decay": "preset",
                      *           "recencyUnit": "preset",
-                     *           "relevance": "preset"
+                     *           "relevance": "preset",
+                     *           "vectorShare": "preset",
+                     *           "timeFilter": "preset"
                      *         }
+                     *       },
+                     *       "lessons": {
+                     *         "minOutcomes": 3
+                     *       },
+                     *       "effectiveLessons": {
+                     *         "minOutcomes": 3,
+                     *         "similarity": 0.65
                      *       },
                      *       "retention": {
                      *         "maxMemories": 10000,
@@ -2395,6 +2622,255 @@ export interface operations {
             };
             /** @description Content-Type is not application/json (`unsupported_media_type`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "task": "Deploy the billing service to staging",
+                 *       "taskType": "deploy",
+                 *       "success": false,
+                 *       "strategy": "in-place restart",
+                 *       "error": "port 8080 already in use",
+                 *       "durationMs": 41000
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewOutcome"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_5d1s8k2p0w4q7x3c9v6b",
+                     *       "agentId": "npc-42",
+                     *       "kind": "outcome",
+                     *       "description": "Failed task (deploy) \"Deploy the billing service to staging\" using in-place restart in 41 s: port 8080 already in use",
+                     *       "createdAt": "2026-02-10T09:00:00.000Z",
+                     *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
+                     *       "importance": 6,
+                     *       "embeddingModel": null,
+                     *       "metadata": {},
+                     *       "citations": [],
+                     *       "status": {
+                     *         "importance": "ready",
+                     *         "embedding": "pending"
+                     *       },
+                     *       "outcome": {
+                     *         "task": "Deploy the billing service to staging",
+                     *         "taskType": "deploy",
+                     *         "success": false,
+                     *         "strategy": "in-place restart",
+                     *         "error": "port 8080 already in use",
+                     *         "durationMs": 41000
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLessons: {
+        parameters: {
+            query?: {
+                /** @description Groups outcomes for consolidation; lessons are per task type */
+                taskType?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lessons */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lessons": [
+                     *         {
+                     *           "id": "mem_8h3n6b1v9c4x2z7m5k0j",
+                     *           "agentId": "npc-42",
+                     *           "taskType": "deploy",
+                     *           "polarity": "heuristic",
+                     *           "description": "Lesson for deploy tasks like \"Deploy the billing service to staging\": blue-green deploy works (1 of 1 attempts succeeded). Avoid in-place restart: it failed 2 times with \"port 8080 already in use\".",
+                     *           "confidence": 0.67,
+                     *           "revision": 1,
+                     *           "stats": {
+                     *             "outcomes": 3,
+                     *             "successes": 1,
+                     *             "strategies": [
+                     *               {
+                     *                 "strategy": "in-place restart",
+                     *                 "attempts": 2,
+                     *                 "successes": 0,
+                     *                 "failures": 2,
+                     *                 "errors": [
+                     *                   {
+                     *                     "error": "port 8080 already in use",
+                     *                     "count": 2
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "strategy": "blue-green deploy",
+                     *                 "attempts": 1,
+                     *                 "successes": 1,
+                     *                 "failures": 0,
+                     *                 "errors": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           "citations": [
+                     *             "mem_5d1s8k2p0w4q7x3c9v6b",
+                     *             "mem_2f7g1h5j9k3l8z4x6c0v",
+                     *             "mem_0q9w8e7r6t5y4u3i2o1p"
+                     *           ],
+                     *           "wording": "template:v1",
+                     *           "importance": 8,
+                     *           "createdAt": "2026-02-13T18:00:02.000Z",
+                     *           "updatedAt": "2026-02-13T18:00:02.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        lessons: components["schemas"]["Lesson"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { LessonSettings } from "../../memory/lessons/settings";
 import type { RetentionPolicy } from "../../memory/retention/policy";
 import type { RankingChoice } from "../../memory/retrieve/presets";
 
@@ -12,6 +13,8 @@ export const agentSettings = pgTable("agent_settings", {
    * fields a request leaves out; null = the service default. Validated by the settings route.
    */
   retrieval: jsonb("retrieval").$type<RankingChoice>(),
+  /** Lesson consolidation (`minOutcomes`, `similarity`); null = the defaults. Validated by the settings route. */
+  lessons: jsonb("lessons").$type<LessonSettings>(),
   /** What retention may delete (src/memory/retention/policy.ts); null = keep everything. */
   retention: jsonb("retention").$type<RetentionPolicy>(),
   /** Memories deleted by retention so far (job and forget route), for the agent's stats. */

@@ -3,6 +3,8 @@ export * from "./documents";
 export * from "./github-deliveries";
 export * from "./github-event-keys";
 export * from "./github-imports";
+export * from "./lesson-revisions";
 export * from "./memories";
 export * from "./memory-embeddings";
+export * from "./outcomes";
 export * from "./reflection-runs";

@@ -88,7 +88,10 @@ export const memories = pgTable(
     index("memories_agent_embedding_pending_idx")
       .on(t.agentId, t.insertedAt.desc())
       .where(sql`${t.embeddingStatus} = 'pending'`),
-    check("memories_kind_check", sql`${t.kind} IN ('observation', 'reflection', 'plan', 'document')`),
+    check(
+      "memories_kind_check",
+      sql`${t.kind} IN ('observation', 'reflection', 'plan', 'document', 'outcome', 'lesson')`,
+    ),
     check("memories_importance_check", sql`${t.importance} IS NULL OR ${t.importance} BETWEEN 1 AND 10`),
     check("memories_importance_status_check", sql`${t.importanceStatus} IN ('pending', 'ready', 'failed')`),
     check("memories_embedding_status_check", sql`${t.embeddingStatus} IN ('pending', 'ready', 'failed')`),

@@ -21,9 +21,11 @@ export interface DeliveryProcessor {
 
 /**
  * The seam between opening a repository import (`openImport`) and running it (`runImport`): the
- * job system implements it as the `github.import` job. The import row is the source of truth
- * (status, phase, next page); `enqueue` only makes the run start and never throws.
+ * job system implements it by enqueuing a `github.import` job (src/jobs/notifiers.ts). The import
+ * row is the source of truth (status, phase, next page); `enqueue` only makes the run start and
+ * never throws: an import whose enqueue is lost is found by the sweep (`unfinishedImports`).
  */
 export interface ImportQueue {
-  enqueue(importId: string): Promise<void>;
+  /** `agentId`: the agent that asked, one of the import's agents. */
+  enqueue(ref: { importId: string; agentId: string }): Promise<void>;
 }

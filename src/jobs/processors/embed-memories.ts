@@ -2,6 +2,7 @@ import { claimRows } from "../../memory/enrichment/claim";
 import { markFailed } from "../../memory/enrichment/fail";
 import { errorText } from "../../memory/enrichment/fields";
 import { storeEmbeddings } from "../../memory/enrichment/store";
+import { recordEnrichmentLag } from "../../metrics";
 import { isFinalAttempt, type Processor } from "./types";
 
 /**
@@ -22,7 +23,7 @@ export const embedMemories: Processor<"memories.embed"> = async (deps, payload, 
     }
     throw err;
   }
-  const embedded = await storeEmbeddings(
+  const ready = await storeEmbeddings(
     deps.db,
     deps.embedder.modelId,
     rows.map((r, i) => ({
@@ -32,5 +33,11 @@ export const embedMemories: Processor<"memories.embed"> = async (deps, payload, 
       vector: vectors[i] ?? [],
     })),
   );
-  return { claimed: rows.length, embedded };
+  recordEnrichmentLag(
+    deps.metrics,
+    "embedding",
+    ready.map((r) => r.writtenAt),
+    deps.reflect.clock.now(),
+  );
+  return { claimed: rows.length, embedded: ready.length };
 };

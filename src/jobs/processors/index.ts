@@ -1,7 +1,9 @@
 import { UnrecoverableError } from "bullmq";
 import { JOBS, type JobName, type Payload } from "../catalog";
+import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
+import { importGithub } from "./import-github";
 import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
@@ -14,7 +16,9 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.embed": embedMemories,
   "memories.score": scoreImportance,
   "github.deliver": deliverGithub,
+  "github.import": importGithub,
   "agent.reflect": reflectAgentJob,
+  "outcomes.consolidate": consolidateOutcomesJob,
   "agent.retain": retainAgentJob,
 };
 

@@ -3,6 +3,7 @@ import { type ClaimedRow, claimRows } from "../../memory/enrichment/claim";
 import { markFailed, recordInvalid } from "../../memory/enrichment/fail";
 import { errorText } from "../../memory/enrichment/fields";
 import { storeScores } from "../../memory/enrichment/store";
+import { recordEnrichmentLag } from "../../metrics";
 import type { ImportanceScorer } from "../../providers/types";
 import { isFinalAttempt, type Processor } from "./types";
 
@@ -25,10 +26,17 @@ export const scoreImportance: Processor<"memories.score"> = async (deps, payload
   const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
   let stored = 0;
   const outcomes = await scoreRows(deps.importance, rows, async (scored) => {
-    stored += await storeScores(
+    const ready = await storeScores(
       deps.db,
       deps.importance.id,
       scored.map((o) => ({ ...ref(o.row), score: o.score })),
+    );
+    stored += ready.length;
+    recordEnrichmentLag(
+      deps.metrics,
+      "importance",
+      ready.map((r) => r.writtenAt),
+      deps.reflect.clock.now(),
     );
   });
   // New importance may push an agent over its reflection threshold: an `agent.reflect` job if due.

@@ -1,8 +1,11 @@
 import type { Db } from "../../db/client";
 import type { IngestDeps } from "../../ingest/github/deps";
+import type { GithubAccess } from "../../ingest/github/import/run-import";
 import type { Logger } from "../../lib/logger";
 import type { ReflectionScheduler } from "../../memory/deps";
+import type { ConsolidateDeps } from "../../memory/lessons/consolidate";
 import type { ReflectAgentDeps } from "../../memory/reflect/types";
+import type { Metrics } from "../../metrics";
 import type { Embedder, ImportanceScorer } from "../../providers/types";
 import type { JobName, Payload } from "../catalog";
 
@@ -18,8 +21,14 @@ export type ProcessorDeps = {
   reflection: ReflectionScheduler;
   /** Memory deps plus the chat model, for `agent.reflect`. */
   reflect: ReflectAgentDeps;
+  /** Database, task embedder, chat model and enrichment seam, for `outcomes.consolidate`. */
+  lessons: ConsolidateDeps;
   /** The memory domain and routing rules, for `github.deliver`. */
   ingest: IngestDeps;
+  /** Where the GitHub REST API is and its token, for `github.import`. */
+  github: GithubAccess;
+  /** This process's metrics: job durations (the runner) and enrichment lag (the processors). */
+  metrics: Metrics;
 };
 
 /**

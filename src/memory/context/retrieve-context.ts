@@ -4,11 +4,18 @@
  */
 import type { MemoryDeps } from "../deps";
 import { LIMITS } from "../limits";
-import { RETRIEVE_DEFAULTS, type RetrieveInput, type RetrieveResult, retrieve } from "../retrieve/retrieve";
+import {
+  RETRIEVE_DEFAULTS,
+  type RetrieveInput,
+  type RetrieveResult,
+  type RetrieveSection,
+  retrieve,
+} from "../retrieve/retrieve";
 import { touchMemories } from "../retrieve/touch";
 import type { ScoredMemory } from "../types";
 import { fitToBudget } from "./fit";
 import { formatContext } from "./format";
+import { defaultTitle, fitSections, formatSections, type Section } from "./sections";
 import { createTokenCounter, type TokenEncoding } from "./tokens";
 
 /**
@@ -17,7 +24,12 @@ import { createTokenCounter, type TokenEncoding } from "./tokens";
  */
 export const CONTEXT_DEFAULT_K = Math.min(50, LIMITS.maxK);
 
-export type ContextInput = RetrieveInput & {
+/** A section of the block: which kinds, how many candidates, and its header (default: from the kinds). */
+export type ContextSection = RetrieveSection & { title?: string };
+
+export type ContextInput = Omit<RetrieveInput, "sections"> & {
+  /** The block in sections, in this order, under one maxTokens (sections.ts); absent = one list. */
+  sections?: ContextSection[];
   /** Token budget for the text block (header included); absent = no budget, k decides. */
   maxTokens?: number;
   /** "text" adds the prompt-ready block to the answer. */
@@ -28,6 +40,7 @@ export type ContextResult = {
   memories: ScoredMemory[];
   mode: RetrieveResult["mode"];
   ranking: RetrieveResult["ranking"];
+  candidates: number;
   context: {
     /** The block, present when format is "text". */
     text?: string;
@@ -36,6 +49,8 @@ export type ContextResult = {
     encoding: TokenEncoding;
     /** Some ranked candidates were left out to fit the budget. */
     truncated: boolean;
+    /** Per section, when the request had sections: its header, kinds, memories returned and whether the budget cut it. */
+    sections?: { title: string; kinds: string[] | null; count: number; truncated: boolean }[];
   };
 };
 
@@ -52,10 +67,17 @@ export async function retrieveContext(
 ): Promise<ContextResult> {
   const { maxTokens, format, ...rest } = input;
   const k = rest.k ?? (maxTokens === undefined ? RETRIEVE_DEFAULTS.k : CONTEXT_DEFAULT_K);
-  const { memories: ranked, mode, ranking } = await retrieve(deps, agentId, { ...rest, k, touch: false });
+  const {
+    memories: ranked,
+    mode,
+    ranking,
+    candidates,
+  } = await retrieve(deps, agentId, { ...rest, k, touch: false });
   const count = createTokenCounter(encoding);
-  const fitted =
-    maxTokens === undefined
+  const split = input.sections ? splitSections(ranked, input.sections) : null;
+  const fitted = split
+    ? fitInSections(split, input.sections ?? [], maxTokens, count)
+    : maxTokens === undefined
       ? { memories: ranked, tokens: count(formatContext(ranked)), truncated: false }
       : fitToBudget(ranked, maxTokens, count);
 
@@ -70,6 +92,50 @@ export async function retrieveContext(
     for (const m of fitted.memories) m.lastAccessedAt = touched.get(m.id) ?? m.lastAccessedAt;
   }
   const context: ContextResult["context"] = { tokens: fitted.tokens, encoding, truncated: fitted.truncated };
-  if (format === "text") context.text = formatContext(fitted.memories);
-  return { memories: fitted.memories, mode, ranking, context };
+  if (format === "text") context.text = "text" in fitted ? fitted.text : formatContext(fitted.memories);
+  if ("sections" in fitted) context.sections = fitted.sections;
+  return { memories: fitted.memories, mode, ranking, candidates, context };
+}
+
+type SectionsFitted = {
+  memories: ScoredMemory[];
+  tokens: number;
+  truncated: boolean;
+  text: string;
+  sections: NonNullable<ContextResult["context"]["sections"]>;
+};
+
+/** The ranked rows (section by section, each row tagged with its index) as titled sections. */
+function splitSections(ranked: ScoredMemory[], specs: ContextSection[]): Section<ScoredMemory>[] {
+  const sections = specs.map((s) => ({
+    title: s.title ?? defaultTitle(s.kinds?.length ? s.kinds : null),
+    memories: [] as ScoredMemory[],
+  }));
+  for (const m of ranked) sections[m.section ?? 0]?.memories.push(m);
+  return sections;
+}
+
+/** Sections fitted into the budget (or all of them without one), flattened in section order. */
+function fitInSections(
+  split: Section<ScoredMemory>[],
+  specs: ContextSection[],
+  maxTokens: number | undefined,
+  count: (s: string) => number,
+): SectionsFitted {
+  const fit =
+    maxTokens === undefined
+      ? { sections: split, tokens: count(formatSections(split)), truncated: split.map(() => false) }
+      : fitSections(split, maxTokens, count);
+  return {
+    memories: fit.sections.flatMap((s) => s.memories),
+    tokens: fit.tokens,
+    truncated: fit.truncated.some(Boolean),
+    text: formatSections(fit.sections),
+    sections: fit.sections.map((s, i) => ({
+      title: s.title,
+      kinds: specs[i]?.kinds?.length ? [...new Set(specs[i]?.kinds)] : null,
+      count: s.memories.length,
+      truncated: fit.truncated[i] ?? false,
+    })),
+  };
 }

@@ -6,6 +6,14 @@ import { atRevision, FIELDS, type MemoryRef, refValues, target } from "./fields"
 
 export type VectorFor = MemoryRef & { vector: number[] };
 
+/**
+ * A row a store made ready, with when its text was written (`updated_at`, epoch seconds: set on
+ * insert and on every edit that reset enrichment), for the enrichment-lag metric.
+ */
+export type MadeReady = { id: string; writtenAt: number };
+
+const writtenAt = sql`date_part('epoch', ${memories.updatedAt}) AS "writtenAt"`;
+
 const e = memoryEmbeddings;
 
 /**
@@ -41,18 +49,22 @@ export async function insertVectors(db: Db, model: string, items: readonly Vecto
 }
 
 /** Embeds for the configured model: stores the vectors and marks the rows ready, atomically. */
-export async function storeEmbeddings(db: Db, model: string, items: readonly VectorFor[]): Promise<number> {
+export async function storeEmbeddings(
+  db: Db,
+  model: string,
+  items: readonly VectorFor[],
+): Promise<MadeReady[]> {
   const f = FIELDS.embedding;
   return db.transaction(async (tx) => {
     // Status first: it locks the rows still pending at this revision, and only those get vectors.
-    const ready = await queryRows<{ id: string }>(
+    const ready = await queryRows<MadeReady>(
       tx as unknown as Db,
       sql`UPDATE ${memories} SET ${target(f.status)} = 'ready', ${target(f.error)} = NULL,
             ${target(memories.embeddingModel)} = ${model},
             ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
           FROM ${refValues(items)}
           WHERE ${atRevision} AND ${f.status} = 'pending'
-          RETURNING ${memories.id} AS id`,
+          RETURNING ${memories.id} AS id, ${writtenAt}`,
     );
     const keep = new Set(ready.map((r) => r.id));
     await insertVectors(
@@ -60,7 +72,7 @@ export async function storeEmbeddings(db: Db, model: string, items: readonly Vec
       model,
       items.filter((i) => keep.has(i.memoryId)),
     );
-    return ready.length;
+    return ready.map((r) => ({ id: r.id, writtenAt: Number(r.writtenAt) }));
   });
 }
 
@@ -69,8 +81,8 @@ export async function storeScores(
   db: Db,
   source: string,
   items: readonly (MemoryRef & { score: number })[],
-): Promise<number> {
-  if (items.length === 0) return 0;
+): Promise<MadeReady[]> {
+  if (items.length === 0) return [];
   const f = FIELDS.importance;
   const values = sql.join(
     items.map(
@@ -78,14 +90,14 @@ export async function storeScores(
     ),
     sql`, `,
   );
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<MadeReady>(
     db,
     sql`UPDATE ${memories} SET ${target(memories.importance)} = x.score, ${target(f.status)} = 'ready',
           ${target(f.error)} = NULL, ${target(memories.importanceSource)} = ${source},
           ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
         FROM (VALUES ${values}) AS x(agent_id, id, rev, score)
         WHERE ${atRevision} AND ${f.status} = 'pending'
-        RETURNING ${memories.id} AS id`,
+        RETURNING ${memories.id} AS id, ${writtenAt}`,
   );
-  return rows.length;
+  return rows.map((r) => ({ id: r.id, writtenAt: Number(r.writtenAt) }));
 }

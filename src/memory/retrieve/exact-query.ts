@@ -1,8 +1,9 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions } from "../filters";
 import { exactTopKQuery, topKApplies } from "./exact-topk";
-import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
+import { type RankParams, recencyOf, scoreAndSelect, timeWindowSql } from "./ranking-sql";
 import { relevanceSql } from "./relevance";
+import { sectionRankQuery } from "./sections-sql";
 
 /**
  * The exact Generative Agents ranking as one SELECT: candidates → min/max → scaled components
@@ -17,15 +18,18 @@ import { relevanceSql } from "./relevance";
  * The distance is computed once per candidate (materialized CTE), not once per window.
  */
 export function exactRankQuery(p: RankParams): SQL {
+  if (p.sections) return sectionRankQuery({ ...p, sections: p.sections });
   return topKApplies(p) ? exactTopKQuery(p) : fullRankQuery(p);
 }
 
-/** Every candidate joined with its vector and scored (filters, lexical relevance, any weights). */
+/** Every candidate joined with its vector and scored (filters, time window, lexical relevance, any weights). */
 export function fullRankQuery(p: RankParams): SQL {
-  const where = and(...filterConditions(p.agentId, p.filters));
+  const filtered = and(...filterConditions(p.agentId, p.filters));
+  const tw = timeWindowSql(p.timeWindow, filtered);
+  const where = tw.cond ? and(filtered, tw.cond) : filtered;
   const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
   return sql`
-    WITH ${rel.ctes} cand AS MATERIALIZED (
+    WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id,
         ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
@@ -34,7 +38,8 @@ export function fullRankQuery(p: RankParams): SQL {
       WHERE ${where}
     ),
     b AS (
-      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi FROM cand
+      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
+        count(*) AS n FROM cand
     ),
     ${scoreAndSelect(p)}`;
 }

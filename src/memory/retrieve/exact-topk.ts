@@ -14,9 +14,9 @@ const MIN_STREAM = 30_000;
 /** Memories taken by relevance alone to seed the k-th score. */
 const MOST_RELEVANT = 100;
 
-/** Whether `exactTopKQuery` applies: vector relevance, no filters, no negative weight. */
+/** Whether `exactTopKQuery` applies: vector relevance, no filters or time window, no negative weight. */
 export function topKApplies(p: RankParams): boolean {
-  const filtered = Object.values(p.filters).some((v) => v !== undefined);
+  const filtered = Object.values(p.filters).some((v) => v !== undefined) || Boolean(p.timeWindow);
   const w = p.weights;
   return (
     p.query !== null && !p.lexical && !filtered && w.recency >= 0 && w.importance >= 0 && w.relevance >= 0
@@ -58,62 +58,73 @@ export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
       FROM memory_embeddings e
       WHERE e.agent_id = ${agent} AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
     ),
+    -- One pass over the distances for both relevance bounds and the count.
+    dagg AS MATERIALIZED (SELECT min(rel) AS vlo, max(rel) AS vhi, count(*) AS n FROM d),
     bnd AS MATERIALIZED (
       SELECT ${rec(sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
         ${rec(sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
         (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
         (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi,
-        (SELECT min(rel) FROM d) AS vlo, (SELECT max(rel) FROM d) AS vhi
+        dagg.vlo, dagg.vhi
+      FROM dagg
     ),
+    g0 AS MATERIALIZED (SELECT n >= ${minStream} AS big FROM dagg),
     blist AS MATERIALIZED (
       SELECT x.id, x.rec, x.imp, ${b(sql`x.rec`, sql`x.imp`)} AS b
       FROM (
         SELECT l.* FROM generate_series(1, 10) v(imp) CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) l
         UNION ALL (${level(sql`importance IS NULL`)})
       ) x CROSS JOIN bnd
+      WHERE (SELECT big FROM g0)
       ORDER BY b DESC LIMIT ${RECENT_IMPORTANT}
     ),
     bm AS (
       SELECT CASE WHEN count(*) >= ${RECENT_IMPORTANT} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
     ),
+    -- The seeds with their relevance: the list (one hashed pass over the distances) and the most
+    -- relevant memories (one top-N pass). They stay candidates, so nothing is joined twice.
     seed AS MATERIALIZED (
-      SELECT id, rec, imp FROM blist
-      UNION
-      SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8
-      FROM (SELECT id FROM d ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
-      JOIN memories m ON m.agent_id = ${agent} AND m.id = r.id
+      SELECT s.id, s.rec, s.imp, s.rel FROM (
+        SELECT blist.id, blist.rec, blist.imp, d.rel FROM blist LEFT JOIN d ON d.id = blist.id
+        UNION
+        SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8, r.rel
+        FROM (SELECT id, rel FROM d WHERE (SELECT big FROM g0) ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
+        CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
+          WHERE agent_id = ${agent} AND id = r.id OFFSET 0) m
+      ) s
     ),
     kth AS MATERIALIZED (
       SELECT coalesce((
-        SELECT ${b(sql`seed.rec`, sql`seed.imp`)} + ${w.relevance}::float8 * coalesce(${relScaled(sql`d.rel`)}, 0)
-        FROM seed LEFT JOIN d ON d.id = seed.id CROSS JOIN bnd
+        SELECT ${b(sql`seed.rec`, sql`seed.imp`)} + ${w.relevance}::float8 * coalesce(${relScaled(sql`seed.rel`)}, 0)
+        FROM seed CROSS JOIN bnd
         ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8) AS kth
     ),
     g AS MATERIALIZED (
       -- Small streams rank every memory: the lists would hold most of them anyway. CASE keeps
       -- the lists from being computed at all then (sub-selects run when first needed).
-      SELECT CASE WHEN (SELECT count(*) FROM d) < ${minStream} THEN false
+      SELECT CASE WHEN NOT (SELECT big FROM g0) THEN false
           ELSE (SELECT kth.kth > bm.b_m + ${EPS}::float8 FROM kth, bm) END AS certain
     ),
-    cand_ids AS (
-      SELECT id FROM seed
-      UNION
-      SELECT d.id FROM d CROSS JOIN bnd
-      WHERE ${w.relevance}::float8 * ${relScaled(sql`d.rel`)} + (SELECT b_m FROM bm) >= (SELECT kth FROM kth) - ${EPS}::float8
+    -- Memories outside the seeds that can still reach the top k, with their relevance (one pass).
+    more AS MATERIALIZED (
+      SELECT d.id, d.rel FROM d CROSS JOIN bnd
+      WHERE (SELECT certain FROM g)
+        AND ${w.relevance}::float8 * ${relScaled(sql`d.rel`)} + (SELECT b_m FROM bm) >= (SELECT kth FROM kth) - ${EPS}::float8
+        AND NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = d.id)
     ),
     cand AS MATERIALIZED (
-      SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, d.rel
-      FROM cand_ids c
+      SELECT id, rec, imp, rel FROM seed WHERE (SELECT certain FROM g)
+      UNION ALL
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8, more.rel
+      FROM more
       -- OFFSET 0 keeps this a primary-key probe per candidate (the planner would hash every memory).
       CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
-        WHERE agent_id = ${agent} AND id = c.id OFFSET 0) m
-      LEFT JOIN d ON d.id = c.id
-      WHERE (SELECT certain FROM g)
+        WHERE agent_id = ${agent} AND id = more.id OFFSET 0) m
       UNION ALL
       SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8, d.rel
       FROM memories m LEFT JOIN d ON d.id = m.id
       WHERE m.agent_id = ${agent} AND NOT (SELECT certain FROM g)
     ),
-    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi FROM bnd),
+    b AS (SELECT rlo, rhi, ilo, ihi, vlo, vhi, (SELECT count(*) FROM cand) AS n FROM bnd),
     ${scoreAndSelect(p)}`;
 }

@@ -1,48 +1,53 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { type Db, queryRows } from "../../db/client";
 import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
 import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
 import { freshSql } from "./relevance";
 
-export type CandidateSizes = { relevance: number; recency: number; importance: number };
-
-/**
- * How many candidates each source gives for a top k. Relevance takes twice as many, still
- * searched with ef_search N (the iterative scan goes on past ef_search): on clustered data the
- * exact top k is mostly memories of the query's topic, and a topic holds more than 100 of a
- * large agent's memories. At 1M (bench/fast-path.ts, 20 queries) recall@10 went 0.90 → 0.95;
- * ef_search 2N gave 0.97 but cost 1.7× in the full bench (cold HNSW pages after exact scans).
- */
-export function candidateSizes(k: number): CandidateSizes {
-  const n = candidatesPerSource(k);
-  return { relevance: 2 * n, recency: n, importance: n };
-}
+/** How far down each sorted list one round reads: HNSW by relevance, and by recency + importance. */
+export type Depth = { relevance: number; recImp: number };
 
 /** Importance is an integer in [1, 10] (memories_importance_check), or NULL while pending. */
 const IMPORTANCE_MIN = 1;
 const IMPORTANCE_MAX = 10;
 
-/** Candidates taken from each ordered source (relevance, recency, importance). */
-export function candidatesPerSource(k: number): number {
-  return Math.max(100, 5 * k);
+/**
+ * Slack for float rounding: the search stops only when the k-th score beats the threshold by
+ * more than this, so rounding never decides whether an unseen memory could still enter.
+ */
+const EPS = 1e-9;
+
+/** The first round's depths; each further round doubles both. */
+export function firstDepth(k: number): Depth {
+  const n = Math.max(100, 5 * k);
+  return { relevance: n, recImp: 4 * n };
 }
 
 /**
- * The fast ranking for large streams (no filters): a candidate set from three indexes, each
- * scored exactly with the same rules as the exact query.
- * - relevance: the HNSW index of the query's model (iterative scan with the agent filter);
- * - recency: the newest last accesses (btree);
- * - importance: the best by weighted, scaled recency + importance, from each importance level's
- *   most recent memories (so ties within a level go to the newest, not to index order).
- * Bounds: recency and importance min/max come from btree index endpoints over the whole stream
- * (exact). Relevance max is the best candidate's (exact when HNSW finds the nearest vector);
- * relevance min is estimated by an HNSW search for the *negated* query (its nearest vector is
- * the query's farthest: cos(x, −q) = −cos(x, q)), lowered to the candidates' own minimum.
- * A memory outside all three candidate lists is never returned (see docs/adr/0003).
+ * Past this depth a round gives up and the caller ranks exactly: pgvector's iterative scan stops
+ * at hnsw.max_scan_tuples (20,000 by default), and rounds this deep cost more than the exact scan.
  */
-export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = candidateSizes(p.k)): SQL {
-  const n = sizes.relevance;
+export const MAX_DEPTH = 12_800;
+
+/**
+ * One round of the fast ranking, a threshold algorithm (Fagin's TA) over two sorted lists:
+ * - relevance: the HNSW index of the query's model (iterative scan in strict order, agent filter);
+ * - b = w_r·recency' + w_i·importance' with the exact bounds: for each importance level
+ *   (1–10 and pending) the most recent memories by the btree `(agent_id, importance,
+ *   last_accessed_at, id)`, merged by b. Within a level a newer memory never has a lower b, so
+ *   the first `recImp` of the merge are exactly the top `recImp` by b.
+ * Every memory seen in either list is scored exactly (the same SQL as the exact query). A memory
+ * seen in neither has relevance ≤ the last HNSW result's and b ≤ the last b-list entry's, so it
+ * scores at most τ = w_v·rel'(last) + b(last); the round's answer is the ranking when the k-th
+ * score beats τ (`certain`), else the caller reads deeper (`fastRank`).
+ * Bounds: recency and importance min/max from btree endpoints (exact); relevance max = the best
+ * seen (exact when HNSW finds the nearest vector); relevance min = the nearest vector to the
+ * negated query (cos(x, −q) = −cos(x, q)) by HNSW, lowered to the seen minimum: an estimate,
+ * the one part that is not exact by construction (docs/adr/0020).
+ */
+export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Depth): SQL {
   const agent = p.agentId;
+  const w = p.weights;
   const q = p.query && index ? { ...p.query, index } : null;
   // Memories embedded at retrieve time (no stored vector yet) are candidates with their fresh vector.
   const fresh = freshSql(q ? (p.fresh ?? []) : [], "m.id");
@@ -57,26 +62,26 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
   const onModel = q
     ? sql.raw(`e.model = ${literal(q.model)} AND e.dimensions = ${Math.trunc(q.dimensions)}`)
     : sql``;
-  const negated = q ? negate(q.vector) : "";
   const hnsw = q
-    ? sql`rel_ids AS MATERIALIZED (
-        SELECT e.memory_id AS id FROM memory_embeddings e
+    ? sql`rel_list AS MATERIALIZED (
+        SELECT e.memory_id AS id, ${expr} <=> ${q.vector}${cast} AS dist FROM memory_embeddings e
         WHERE e.agent_id = ${agent} AND ${onModel}
-        ORDER BY ${expr} <=> ${q.vector}${cast} LIMIT ${n}
+        ORDER BY ${expr} <=> ${q.vector}${cast} LIMIT ${depth.relevance}
       ),
       far AS MATERIALIZED (
-        SELECT ${expr} <=> ${negated}${cast} AS d FROM memory_embeddings e
+        SELECT ${expr} <=> ${negate(q.vector)}${cast} AS d FROM memory_embeddings e
         WHERE e.agent_id = ${agent} AND ${onModel}
-        ORDER BY ${expr} <=> ${negated}${cast} LIMIT 1
+        ORDER BY ${expr} <=> ${negate(q.vector)}${cast} LIMIT 1
       ),`
-    : sql`rel_ids AS (SELECT NULL::text AS id WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
+    : sql`rel_list AS (SELECT NULL::text AS id, NULL::float8 AS dist WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
   const rec = (column: SQL) => recencyOf(p, column);
-  // Weighted, scaled recency + importance with the exact bounds (pending importance = 0.5).
-  const recImp = sql`${p.weights.recency}::float8 * CASE WHEN bnd.rhi > bnd.rlo THEN (${rec(sql`x.last_accessed_at`)} - bnd.rlo) / (bnd.rhi - bnd.rlo) ELSE 0.5 END
-    + ${p.weights.importance}::float8 * CASE WHEN x.importance IS NULL THEN 0.5 WHEN bnd.ihi > bnd.ilo THEN (x.importance - bnd.ilo) / (bnd.ihi - bnd.ilo) ELSE 0.5 END`;
+  const recImp = sql`${w.recency}::float8 * CASE WHEN bnd.rhi > bnd.rlo THEN (${rec(sql`x.last_accessed_at`)} - bnd.rlo) / (bnd.rhi - bnd.rlo) ELSE 0.5 END
+    + ${w.importance}::float8 * CASE WHEN x.importance IS NULL THEN 0.5 WHEN bnd.ihi > bnd.ilo THEN (x.importance - bnd.ilo) / (bnd.ihi - bnd.ilo) ELSE 0.5 END`;
   const level = (cond: SQL) =>
     sql`SELECT id, importance, last_accessed_at FROM memories WHERE agent_id = ${agent} AND ${cond}
-        ORDER BY last_accessed_at DESC LIMIT ${sizes.importance}`;
+        ORDER BY last_accessed_at DESC LIMIT ${depth.recImp}`;
+  const relScaled = (col: SQL) =>
+    sql`CASE WHEN b.vhi > b.vlo THEN (${col} - b.vlo) / (b.vhi - b.vlo) ELSE 0.5 END`;
   return sql`
     WITH ${fresh.cte} bnd AS MATERIALIZED (
       SELECT ${rec(sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
@@ -85,13 +90,15 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
         (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi
     ),
     ${hnsw}
-    recent_ids AS (SELECT id FROM memories WHERE agent_id = ${agent} ORDER BY last_accessed_at DESC NULLS LAST LIMIT ${sizes.recency}),
-    important_ids AS MATERIALIZED (
-      SELECT x.id FROM generate_series(${IMPORTANCE_MIN}::int, ${IMPORTANCE_MAX}::int) v(imp)
-        CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) x CROSS JOIN bnd
-      ORDER BY ${recImp} DESC LIMIT ${sizes.importance}
+    blist AS MATERIALIZED (
+      SELECT x.id, ${recImp} AS b FROM (
+        SELECT l.* FROM generate_series(${IMPORTANCE_MIN}::int, ${IMPORTANCE_MAX}::int) v(imp)
+          CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) l
+        UNION ALL (${level(sql`importance IS NULL`)})
+      ) x CROSS JOIN bnd
+      ORDER BY b DESC LIMIT ${depth.recImp}
     ),
-    ids AS (SELECT id FROM rel_ids UNION SELECT id FROM recent_ids UNION SELECT id FROM important_ids
+    ids AS (SELECT id FROM rel_list UNION SELECT id FROM blist
       ${p.fresh?.length && q ? sql`UNION SELECT id FROM fresh` : sql``}),
     cand AS MATERIALIZED (
       SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
@@ -100,27 +107,75 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, sizes = ca
     b AS MATERIALIZED (
       SELECT bnd.rlo, bnd.rhi, bnd.ilo, bnd.ihi,
         least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS vlo,
-        (SELECT max(rel) FROM cand) AS vhi
+        (SELECT max(rel) FROM cand) AS vhi, (SELECT count(*) FROM cand) AS n
       FROM bnd
     ),
-    ${scoreAndSelect(p)}`;
+    -- τ: the best score a memory in neither list can have; NULL when the b list holds every memory.
+    tau AS MATERIALIZED (
+      SELECT CASE WHEN (SELECT count(*) FROM blist) < ${depth.recImp} THEN NULL::float8
+        ELSE (SELECT min(blist.b) FROM blist)
+          + coalesce((SELECT ${w.relevance}::float8 * ${relScaled(sql`1 - max(rel_list.dist)`)} FROM rel_list, b
+              GROUP BY b.vlo, b.vhi), 0) END AS tau
+    ),
+    ${scoreAndSelect(
+      p,
+      sql`, (SELECT tau FROM tau) AS tau, (SELECT tau IS NULL OR ((SELECT count(*) FROM top) = ${p.k}
+          AND (SELECT min(score) FROM top) > tau + ${EPS}::float8) FROM tau) AS certain`,
+    )}`;
+}
+
+type FastRow = { certain: boolean };
+
+/**
+ * Runs rounds of `fastRankQuery`, doubling both depths, until a round is certain; returns its
+ * rows and how many rounds it took, or null when depth `MAX_DEPTH` is still not enough (the
+ * caller then ranks exactly).
+ */
+export async function fastRank<R extends FastRow>(
+  tx: Pick<Db, "execute">,
+  p: RankParams,
+  index: HnswIndex | null,
+  depth = firstDepth(p.k),
+): Promise<{ rows: R[]; rounds: number } | null> {
+  let rounds = 0;
+  for (let d = depth; d.relevance <= MAX_DEPTH; d = { relevance: 2 * d.relevance, recImp: 2 * d.recImp }) {
+    rounds++;
+    if (index) await setEfSearch(tx, d.relevance);
+    const rows = await queryRows<R>(tx, fastRankQuery(p, index, d));
+    if (rows.length === 0 || rows[0]?.certain) return { rows, rounds };
+  }
+  return null;
 }
 
 /**
  * Session settings for the fast query, local to its transaction. The planner cannot cost a
  * filtered HNSW scan well and, for a stream that is a large share of the table, prefers sorting
  * every distance, which is the exact scan the fast path exists to avoid; so sorts and sequential
- * scans are priced out and every candidate list comes from its index,
- * and the few hundred candidates are joined by primary key. Those penalties would make
- * the plan look expensive enough to JIT-compile (~0.4 s), so JIT is off too.
+ * scans are priced out and every list comes from its index, and the seen memories are joined by
+ * primary key. Those penalties would make the plan look expensive enough to JIT-compile
+ * (~0.4 s), so JIT is off too. The HNSW scan runs in strict order: τ needs the last result to
+ * be the least relevant one returned.
  */
-export async function useIndexPaths(tx: Pick<Db, "execute">, efSearch: number | null): Promise<void> {
-  const hnsw = efSearch
-    ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(efSearch)}, true)`
-    : sql``;
+export async function useIndexPaths(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true) ${hnsw}`,
+    sql`SELECT set_config('jit', 'off', true), set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('hnsw.iterative_scan', 'strict_order', true)`,
   );
+}
+
+/**
+ * The HNSW candidate queue (hnsw.ef_search) of every round. At 100k (bench/fast-path.ts, 20
+ * queries, docs/adr/0020) ef 100 let the walk settle in a wrong region on some clustered queries
+ * (best found 0.16 against a true 0.91) and missed two thirds of the vectors above the last
+ * returned one on random data, which τ assumes were all returned: recall@10 0.94 / 0.975;
+ * ef 400 gave 0.985 / 0.985; ef 1,000 gave 0.995 / 1.00 but took 136 / 639 ms, more than the
+ * exact scan on random data.
+ */
+const EF_SEARCH = 400;
+
+/** ef_search for a round: at least EF_SEARCH, the depth up to pgvector's maximum (1,000). */
+async function setEfSearch(tx: Pick<Db, "execute">, depth: number): Promise<void> {
+  const ef = Math.min(1_000, Math.max(EF_SEARCH, depth));
+  await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
 }
 
 /** The negated vector in pgvector text form. */

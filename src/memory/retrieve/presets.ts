@@ -1,4 +1,4 @@
-import type { RelevanceKind } from "./relevance";
+import { HYBRID_VECTOR_SHARE, type RelevanceKind } from "./relevance";
 
 /** Seconds in each unit recency's decay can be expressed per: recency = decay^(age / unit). */
 export const RECENCY_UNITS = { minute: 60, hour: 3_600, day: 86_400, week: 604_800 } as const;
@@ -6,8 +6,20 @@ export type RecencyUnit = keyof typeof RECENCY_UNITS;
 
 export type Weights = { recency: number; importance: number; relevance: number };
 
-/** Everything that decides how memories are ordered (besides the query itself). */
-export type Ranking = { weights: Weights; decay: number; recencyUnit: RecencyUnit; relevance: RelevanceKind };
+/**
+ * Everything that decides how memories are ordered (besides the query itself). `timeFilter`:
+ * a time expression in the query ("in June 2023", "last week") keeps only the memories created
+ * in that window, when any is (time-window.ts).
+ */
+export type Ranking = {
+  weights: Weights;
+  decay: number;
+  recencyUnit: RecencyUnit;
+  relevance: RelevanceKind;
+  /** α of hybrid and contextual relevance: α·cosine' + (1 − α)·lexical' (no effect on vector or lexical). */
+  vectorShare: number;
+  timeFilter: boolean;
+};
 
 /**
  * Named rankings. `paper` is Park et al. 2023 as written (1, 1, 1; 0.99 per hour; cosine).
@@ -15,7 +27,9 @@ export type Ranking = { weights: Weights; decay: number; recencyUnit: RecencyUni
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
  * `balanced`, the service default, was chosen on LoCoMo dev and the knowledge-update test
- * (docs/adr/0014-default-ranking.md): relevance 1.5× recency, decay per day, contextual relevance.
+ * (docs/adr/0014-default-ranking.md, bench/tune-frontier.ts): relevance 2.25× recency, 0.998 per
+ * day, contextual relevance leaning on the vector (α 0.85: BM25 favours an old fact that repeats
+ * the question's words over the newer one that replaced it), and the query's time expressions.
  */
 export const PRESETS = {
   paper: {
@@ -23,18 +37,24 @@ export const PRESETS = {
     decay: 0.99,
     recencyUnit: "hour",
     relevance: "vector",
+    vectorShare: HYBRID_VECTOR_SHARE,
+    timeFilter: false,
   },
   reference: {
     weights: { recency: 0.5, importance: 2, relevance: 3 },
     decay: 0.99,
     recencyUnit: "hour",
     relevance: "vector",
+    vectorShare: HYBRID_VECTOR_SHARE,
+    timeFilter: false,
   },
   balanced: {
-    weights: { recency: 1, importance: 0.5, relevance: 1.5 },
-    decay: 0.993,
+    weights: { recency: 1, importance: 0.5, relevance: 2.25 },
+    decay: 0.998,
     recencyUnit: "day",
     relevance: "contextual",
+    vectorShare: 0.85,
+    timeFilter: true,
   },
 } as const satisfies Record<string, Ranking>;
 
@@ -51,6 +71,8 @@ export type RankingChoice = {
   decay?: number;
   recencyUnit?: RecencyUnit;
   relevance?: RelevanceKind;
+  vectorShare?: number;
+  timeFilter?: boolean;
 };
 
 /** Where a value in force came from: the request, the agent's defaults, or the preset in force. */
@@ -75,7 +97,9 @@ export function resolveRanking(request: RankingChoice, agent: RankingChoice | nu
   const presetFrom = layers.find(([, l]) => l.preset !== undefined);
   const preset = presetFrom?.[1].preset ?? DEFAULT_PRESET;
   const base: Ranking = PRESETS[preset];
-  const pick = <K extends "decay" | "recencyUnit" | "relevance">(key: K): [Ranking[K], RankingSource] => {
+  const pick = <K extends "decay" | "recencyUnit" | "relevance" | "vectorShare" | "timeFilter">(
+    key: K,
+  ): [Ranking[K], RankingSource] => {
     for (const [source, l] of layers) {
       const v = l[key];
       if (v !== undefined) return [v as Ranking[K], source];
@@ -92,18 +116,24 @@ export function resolveRanking(request: RankingChoice, agent: RankingChoice | nu
   const [decay, decayFrom] = pick("decay");
   const [recencyUnit, unitFrom] = pick("recencyUnit");
   const [relevance, relevanceFrom] = pick("relevance");
+  const [vectorShare, vectorShareFrom] = pick("vectorShare");
+  const [timeFilter, timeFilterFrom] = pick("timeFilter");
   return {
     preset,
     weights,
     decay,
     recencyUnit,
     relevance,
+    vectorShare,
+    timeFilter,
     source: {
       preset: presetFrom?.[0] ?? "default",
       weights: weightsFrom,
       decay: decayFrom,
       recencyUnit: unitFrom,
       relevance: relevanceFrom,
+      vectorShare: vectorShareFrom,
+      timeFilter: timeFilterFrom,
     },
   };
 }

@@ -21,6 +21,11 @@ export type RankParams = {
   fresh?: FreshVector[];
   /** Lexical or hybrid relevance (exact mode only); absent = vector relevance, the paper's. */
   lexical?: LexicalQuery;
+  /**
+   * From a time expression in the query (time-window.ts): only memories created in [start, end)
+   * are candidates, unless none of the filtered memories is. Exact path only.
+   */
+  timeWindow?: { start: Date; end: Date } | null;
   now: Date;
   decay: number;
   /** The time unit `decay` applies per; absent = hour (the paper's). */
@@ -28,7 +33,15 @@ export type RankParams = {
   weights: { recency: number; importance: number; relevance: number };
   k: number;
   touch: boolean;
+  /**
+   * Rank per section (sections-sql.ts): each memory goes to the section listing its kind
+   * (`kinds` null = every kind no section lists), and each section keeps its own top `k`.
+   */
+  sections?: RankSection[];
 };
+
+/** One section of a sectioned ranking: its kinds (null = the rest) and how many it keeps. */
+export type RankSection = { kinds: string[] | null; k: number };
 
 /**
  * The raw recency of a last-access column: decay^(units since access, ≥ 0), all in float8.
@@ -48,15 +61,34 @@ export function maxRecencyUnits(decay: number): number {
 }
 const RECENCY_FLOOR_EXPONENT = 600;
 
-const scale = (col: string, lo: string, hi: string, missing: number) =>
+/**
+ * The time window as a `tw` CTE and a condition on `memories`: inside the window, or anywhere
+ * when no memory passing `where` is inside (a question about a quiet week still gets an answer).
+ * Both are evaluated in the ranking statement itself; `tw` is computed once (an InitPlan).
+ */
+export function timeWindowSql(
+  window: RankParams["timeWindow"],
+  where: SQL | undefined,
+): { cte: SQL; cond: SQL | undefined } {
+  if (!window) return { cte: sql``, cond: undefined };
+  const inside = sql`memories.created_at >= ${window.start.toISOString()}::timestamptz AND memories.created_at < ${window.end.toISOString()}::timestamptz`;
+  return {
+    cte: sql`tw AS (SELECT EXISTS (SELECT 1 FROM memories WHERE ${where} AND ${inside}) AS hit),`,
+    cond: sql`(NOT (SELECT hit FROM tw) OR (${inside}))`,
+  };
+}
+
+export const scale = (col: string, lo: string, hi: string, missing: number) =>
   sql.raw(`CASE WHEN c.${col} IS NULL THEN ${missing} WHEN b.${hi} > b.${lo}
       THEN (c.${col} - b.${lo}) / (b.${hi} - b.${lo}) ELSE 0.5 END`);
 
 /**
  * The scoring tail shared by the exact and fast queries: given CTEs `cand` (id, rec, imp, rel
- * raw values) and `b` (their bounds), scales, weights, takes the top k and reads the rows.
+ * raw values) and `b` (their bounds, and `n`: how many candidates were scored), scales, weights,
+ * takes the top k and reads the rows. `extraColumns` (each starting with a comma) are appended to
+ * every row, e.g. a stopping test.
  */
-export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">): SQL {
+export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">, extraColumns = sql``): SQL {
   return sql`
     scaled AS (
       SELECT c.id, ${scale("rec", "rlo", "rhi", 0)} AS recency,
@@ -72,13 +104,17 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">)
       ORDER BY score DESC, id COLLATE "C"
       LIMIT ${p.k}
     )
-    SELECT m.id, m.agent_id AS "agentId", m.kind, m.description,
+    SELECT ${memoryColumns},
+      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
+      (SELECT n FROM b) AS candidates ${extraColumns}
+    FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
+    ORDER BY top.score DESC, top.id COLLATE "C"`;
+}
+
+/** The columns of a ranked memory row (alias `m`), as `MemoryRecord` reads them. */
+export const memoryColumns = sql`m.id, m.agent_id AS "agentId", m.kind, m.description,
       ${isoUtc(sql`m.created_at`)} AS "createdAt",
       ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
       m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
       m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
-      m.embedding_model AS "embeddingModel", m.metadata, m.citations,
-      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"
-    FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
-    ORDER BY top.score DESC, top.id COLLATE "C"`;
-}
+      m.embedding_model AS "embeddingModel", m.metadata, m.citations`;

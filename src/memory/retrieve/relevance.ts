@@ -17,8 +17,11 @@ export const RELEVANCE_KINDS = [
 /** The query vector as pgvector text, its model and dimension. */
 export type QueryVector = { vector: string; model: string; dimensions: number };
 
-/** Lexical relevance needs the query's text; absent means `vector` relevance. */
-export type LexicalQuery = { kind: Exclude<RelevanceKind, "vector">; text: string };
+/**
+ * Lexical relevance needs the query's text; absent means `vector` relevance. `vectorShare` is
+ * hybrid's α (default HYBRID_VECTOR_SHARE); a ranking may set its own (presets.ts).
+ */
+export type LexicalQuery = { kind: Exclude<RelevanceKind, "vector">; text: string; vectorShare?: number };
 
 /**
  * BM25's usual constants (Robertson; Lucene's defaults). On LoCoMo dev other values within
@@ -28,7 +31,8 @@ export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
 /**
  * Share of the vector part in hybrid relevance: α·cosine' + (1 − α)·lexical'. Measured on
- * LoCoMo dev (docs/adr/0008-hybrid-relevance.md).
+ * LoCoMo dev (docs/adr/0008-hybrid-relevance.md); the request field `vectorShare` and the
+ * presets may set another (ADR 0014).
  */
 export const HYBRID_VECTOR_SHARE = 0.6;
 
@@ -79,7 +83,7 @@ export function relevanceSql(
       expr: sql`coalesce(lex.score, 0)`,
     };
   }
-  const a = HYBRID_VECTOR_SHARE;
+  const a = lexical.vectorShare ?? HYBRID_VECTOR_SHARE;
   const fused = sql`${bm25}
     rel_raw AS MATERIALIZED (
       SELECT memories.id, memories.created_at AS at, ${cosine} AS cos, coalesce(lex.score, 0) AS bm25

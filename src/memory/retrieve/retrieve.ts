@@ -7,10 +7,10 @@ import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
 import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
-import type { ScoredMemory } from "../types";
+import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
-import { candidatesPerSource, fastRankQuery, useIndexPaths } from "./fast-query";
+import { fastRank, useIndexPaths } from "./fast-query";
 import { chooseMode, type RetrieveMode } from "./mode";
 import {
   type PresetName,
@@ -19,8 +19,9 @@ import {
   resolveRanking,
   type Weights,
 } from "./presets";
-import type { RankParams } from "./ranking-sql";
+import type { RankParams, RankSection } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
+import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
 import { touchMemories } from "./touch";
 
 export type RetrieveInput = {
@@ -47,10 +48,33 @@ export type RetrieveInput = {
   mode?: RetrieveMode;
   /** `vector` (default, the paper's), `lexical` (BM25 of `query`) or `hybrid` (both fused). */
   relevance?: RelevanceKind;
+  /**
+   * Rank in sections (e.g. lessons, then reflections, then observations): each memory goes to the
+   * section naming its kind (a section without kinds takes every kind no section names), each keeps
+   * its own top k (default: `k`). Answers section by section; exact mode only; not with `kinds`.
+   */
+  sections?: RetrieveSection[];
+  /** α of hybrid and contextual relevance (share of the vector part). */
+  vectorShare?: number;
+  /** Whether a time expression in `query` ("last June") limits the candidates to that window. */
+  timeFilter?: boolean;
 };
 
-/** The ranked memories, which path ranked them and the ranking values in force. */
-export type RetrieveResult = { memories: ScoredMemory[]; mode: "exact" | "fast"; ranking: ResolvedRanking };
+export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
+
+/** The createdAt window a time expression in the query limited the candidates to (ISO, [start, end)). */
+export type AppliedTimeWindow = { start: string; end: string } | null;
+
+/**
+ * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
+ * how many memories the ranking scored (for the metrics, not part of the API answer).
+ */
+export type RetrieveResult = {
+  memories: ScoredMemory[];
+  mode: "exact" | "fast";
+  ranking: ResolvedRanking & { timeWindow: AppliedTimeWindow };
+  candidates: number;
+};
 
 /** Defaults of the non-ranking fields; ranking defaults come from presets.ts and the agent. */
 export const RETRIEVE_DEFAULTS = {
@@ -66,7 +90,15 @@ export const RETRIEVE_DEFAULTS = {
  */
 export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
-type Row = MemoryRecord & { score: number; sRecency: number; sImportance: number; sRelevance: number };
+type Row = MemoryRecord & {
+  score: number;
+  sRecency: number;
+  sImportance: number;
+  sRelevance: number;
+  section?: number;
+  /** The same on every row (a bigint, read as a string). */
+  candidates: number | string;
+};
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
@@ -77,11 +109,19 @@ export async function retrieve(
   agentId: string,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
-  const filters = { ...input.filters, kinds: input.kinds };
+  const k = input.k ?? RETRIEVE_DEFAULTS.k;
+  const sections = input.sections && rankSections(input, k);
+  // Sections rank the union of their kinds (every kind when one section takes the rest).
+  const kinds = sections
+    ? sections.some((s) => s.kinds === null)
+      ? undefined
+      : (sections.flatMap((s) => s.kinds ?? []) as MemoryKind[])
+    : input.kinds;
+  const filters = { ...input.filters, kinds };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max);
   const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
-  const lexical = lexicalQuery(input, ranking.relevance);
+  const lexical = lexicalQuery(input, ranking);
   // Lexical relevance never needs the query embedded, so the embedder is not called.
   const vectorRelevance = lexical?.kind !== "lexical" && (input.queryEmbedding || input.query?.trim());
   const [query, freshVectors] = await Promise.all([
@@ -90,29 +130,40 @@ export async function retrieve(
       ? embedPending(deps.embedder, agent.pending, fresh.timeoutMs)
       : [],
   ]);
+  const now = input.now ? new Date(input.now) : deps.clock.now();
   const params: RankParams = {
     agentId,
     filters,
+    timeWindow: queryTimeWindow(ranking.timeFilter, input.query, now),
     query,
     fresh: freshVectors.filter(
       (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
     ),
     lexical,
-    now: input.now ? new Date(input.now) : deps.clock.now(),
+    now,
     decay: ranking.decay,
     recencyUnit: ranking.recencyUnit,
     weights: ranking.weights,
-    k: input.k ?? RETRIEVE_DEFAULTS.k,
+    k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
+    sections,
   };
   const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
+  let mode = choice.mode;
   const rows = await deps.db.transaction(async (tx) => {
-    if (choice.mode === "exact") await useExactScan(tx);
-    else await useIndexPaths(tx, choice.index ? candidatesPerSource(params.k) : null);
-    const query = choice.mode === "fast" ? fastRankQuery(params, choice.index) : exactRankQuery(params);
-    const ranked = await queryRows<Row>(tx, query);
+    let ranked: Row[] | null = null;
+    if (choice.mode === "fast") {
+      await useIndexPaths(tx);
+      ranked = (await fastRank<Row & { certain: boolean }>(tx, params, choice.index))?.rows ?? null;
+      // No round was certain within the depth limit: the exact ranking, reported as such.
+      if (!ranked) mode = "exact";
+    }
+    if (!ranked) {
+      await useExactScan(tx);
+      ranked = await queryRows<Row>(tx, exactRankQuery(params));
+    }
     if (!params.touch) return ranked;
     const touched = await touchMemories(
       tx,
@@ -130,8 +181,59 @@ export async function retrieve(
       importance: Number(r.sImportance),
       relevance: Number(r.sRelevance),
     },
+    ...(r.section === undefined ? {} : { section: Number(r.section) }),
   }));
-  return { memories: await withCitationStatus(deps.db, agentId, memories), mode: choice.mode, ranking };
+  // The fast path takes its candidates from indexes and has no time window (filters are a 400
+  // there; a default time filter is dropped instead, and the answer says no window applied).
+  const window = mode === "exact" ? params.timeWindow : null;
+  return {
+    memories: await withCitationStatus(deps.db, agentId, memories),
+    mode,
+    ranking: {
+      ...ranking,
+      timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
+    },
+    candidates: Number(rows[0]?.candidates ?? 0),
+  };
+}
+
+/** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */
+function rankSections(input: RetrieveInput, k: number): RankSection[] {
+  if (input.kinds)
+    throw new Invalid("kinds and sections exclude each other; use sections[].kinds", { field: "kinds" });
+  const seen = new Map<string, number>();
+  let rest = -1;
+  return (input.sections ?? []).map((s, i) => {
+    const kinds = s.kinds && s.kinds.length > 0 ? [...new Set(s.kinds)] : null;
+    if (kinds === null) {
+      if (rest >= 0) {
+        throw new Invalid(`sections ${rest} and ${i} both take every other kind`, {
+          field: `sections.${i}.kinds`,
+        });
+      }
+      rest = i;
+    }
+    for (const kind of kinds ?? []) {
+      const earlier = seen.get(kind);
+      if (earlier !== undefined) {
+        throw new Invalid(`kind ${kind} is in sections ${earlier} and ${i}`, {
+          field: `sections.${i}.kinds`,
+        });
+      }
+      seen.set(kind, i);
+    }
+    return { kinds, k: s.k ?? k };
+  });
+}
+
+/** The window a time expression in the query names, widened by the slack; null without one. */
+function queryTimeWindow(on: boolean, query: string | undefined, now: Date): RankParams["timeWindow"] {
+  const w = on && query ? timeWindow(query, now) : null;
+  if (!w) return null;
+  return {
+    start: new Date((w.start - TIME_WINDOW_SLACK_S) * 1000),
+    end: new Date((w.end + TIME_WINDOW_SLACK_S) * 1000),
+  };
 }
 
 /**
@@ -146,10 +248,12 @@ export async function retrieve(
  *   temporary files at the default 4 MB.
  * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
  *   by merge sorted every distance row by its text id (~10× the hash join).
+ * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
  */
 async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`,
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
+      set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
   );
 }
 
@@ -165,12 +269,13 @@ function withQueryText(ranking: ResolvedRanking, input: RetrieveInput): Resolved
 }
 
 /** The query text for lexical or hybrid relevance, which need it; undefined for `vector`. */
-function lexicalQuery(input: RetrieveInput, kind: RelevanceKind): LexicalQuery | undefined {
+function lexicalQuery(input: RetrieveInput, ranking: ResolvedRanking): LexicalQuery | undefined {
+  const kind = ranking.relevance;
   if (kind === "vector") return undefined;
   if (input.query === undefined || input.query.trim() === "") {
     throw new Invalid(`relevance ${kind} needs the query text in query`, { field: "query" });
   }
-  return { kind, text: input.query };
+  return { kind, text: input.query, vectorShare: ranking.vectorShare };
 }
 
 /** Whether the query vector is the configured embedder's (fresh vectors are that model's). */

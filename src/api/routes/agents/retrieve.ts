@@ -22,6 +22,33 @@ import {
   Vector,
 } from "../../schemas";
 
+/** Sections per request: a prompt block has a few parts (lessons, reflections, observations…). */
+const MAX_SECTIONS = 8;
+
+const ContextSection = z
+  .object({
+    kinds: z
+      .array(Kind)
+      .min(1)
+      .optional()
+      .openapi({ description: "Kinds in this section; absent = every kind no other section names" }),
+    k: z.number().int().min(1).max(LIMITS.maxK).optional().openapi({
+      description: "Candidates ranked for this section; default the request's k (or its default)",
+    }),
+    title: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^\n\r]+$/, "one line")
+      .optional()
+      .openapi({
+        description:
+          'Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)"',
+      }),
+  })
+  .strict()
+  .openapi("ContextSection");
+
 const RetrieveBody = z
   .object({
     query: Text({ max: LIMITS.queryChars, name: "query" })
@@ -54,6 +81,15 @@ const RetrieveBody = z
       description:
         "Return the best-first prefix whose text block (format text) fits in this many tokens, counted with the configured encoding",
     }),
+    sections: z
+      .array(ContextSection)
+      .min(1)
+      .max(MAX_SECTIONS)
+      .optional()
+      .openapi({
+        description: `A context block in sections (at most ${MAX_SECTIONS}), in this order, under one maxTokens: e.g. lessons, then reflections, then observations. Each memory goes to the section naming its kind (a kind in one section only; a section without kinds takes every kind no section names), each section ranks its own top k. The budget goes to section 0's best-first prefix, then section 1's from what is left, and so on. Not with kinds or mode fast.`,
+        example: [{ kinds: ["reflection"], k: 5 }, { kinds: ["observation", "document"] }],
+      }),
     format: z
       .enum(["json", "text"])
       .optional()
@@ -68,12 +104,31 @@ const Context = z
     tokens: z.number().int(),
     encoding: z.enum(TOKEN_ENCODINGS),
     truncated: z.boolean(),
+    sections: z
+      .array(
+        z.object({
+          title: z.string(),
+          kinds: z.array(z.string()).nullable(),
+          count: z.number().int(),
+          truncated: z.boolean(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          "Per section (requests with sections): header, kinds, memories returned, cut by the budget",
+      }),
   })
   .openapi("RetrieveContext");
 
 const Scored = MemorySchema.extend({
   score: z.number(),
   scores: z.object({ recency: z.number(), importance: z.number(), relevance: z.number() }),
+  section: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "Index of its section (requests with sections)" }),
 }).openapi("ScoredMemory");
 
 const route = createRoute({
@@ -88,7 +143,7 @@ const route = createRoute({
     "importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's).",
     `With relevance \`lexical\`, relevance = Okapi BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's English lexemes (stemmed, stop words`,
     "dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`,",
-    `relevance = ${HYBRID_VECTOR_SHARE}·cosine' + ${1 - HYBRID_VECTOR_SHARE}·bm25', each min-max scaled over the candidate set first (cosine' = 0 without a vector;`,
+    `relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, ${HYBRID_VECTOR_SHARE} unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector;`,
     "equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400).",
     "A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral);",
     "a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all.",
@@ -96,13 +151,21 @@ const route = createRoute({
     "With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first",
     "prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`),",
     "and only those are touched.",
-    "Ranking fields (preset, weights, decay, recencyUnit, relevance) left out come from the agent's defaults",
+    'With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is',
+    "in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all),",
+    "each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what",
+    "is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`.",
+    'With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is;',
+    "`ranking.timeWindow` gives the window applied (exact mode only).",
+    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter) left out come from the agent's defaults",
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
     "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
-    "mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) ranks",
-    "candidates from the HNSW, recency and importance indexes: approximate, it can miss memories that are good on all",
-    "three components (see docs/adr/0003-retrieval-at-scale.md). The response says which mode ran.",
+    "mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads",
+    "the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th",
+    "score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds",
+    "the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it",
+    "cannot settle within its depth limit the exact ranking answers. The response says which mode ran.",
   ].join(" "),
   request: {
     params: AgentParam,
@@ -128,7 +191,7 @@ const route = createRoute({
       {
         memories: [SCORED_MEMORY_EXAMPLE],
         mode: "exact",
-        ranking: RANKING_EXAMPLE,
+        ranking: { ...RANKING_EXAMPLE, timeWindow: null },
       },
     ),
     ...apiErrors.agentWrite,
@@ -141,11 +204,12 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const timer = deps.metrics.retrieveDuration.startTimer();
-    const result =
-      body.maxTokens !== undefined || body.format !== undefined
+    const { candidates, ...answer } =
+      body.maxTokens !== undefined || body.format !== undefined || body.sections !== undefined
         ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
         : await retrieve(deps.memory, agentId, body);
     // The relevance that ranked (a default may have supplied it), not the request's field.
-    timer({ mode: result.mode, relevance: result.ranking.relevance });
-    return c.json(result, 200);
+    timer({ mode: answer.mode, relevance: answer.ranking.relevance });
+    deps.metrics.retrieveCandidates.observe({ mode: answer.mode }, candidates);
+    return c.json(answer, 200);
   });

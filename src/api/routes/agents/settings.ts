@@ -1,4 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { MIN_OUTCOMES_RANGE } from "../../../memory/lessons/settings";
+import { DEFAULT_SIMILARITY } from "../../../memory/lessons/similarity";
 import { LIMITS } from "../../../memory/limits";
 import { getAgentSettings, updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
@@ -10,6 +12,27 @@ import { AgentParam, apiErrors, json } from "../../schemas";
 const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
   description: "Retrieve defaults for this agent: used for fields a retrieve request leaves out",
 });
+
+const Lessons = z
+  .object({
+    minOutcomes: z
+      .number()
+      .int()
+      .min(MIN_OUTCOMES_RANGE.min)
+      .max(MIN_OUTCOMES_RANGE.max)
+      .optional()
+      .openapi({ description: "Similar outcomes of one task type before a lesson is written; default 3" }),
+    similarity: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .openapi({
+        description: `Cosine between task embeddings at or above which outcomes are the same task; default ${DEFAULT_SIMILARITY} (calibrated for use-lite-512)`,
+      }),
+  })
+  .strict()
+  .openapi("LessonSettings", { description: "Lesson consolidation; a field left out takes its default" });
 
 const Body = z
   .object({
@@ -28,6 +51,10 @@ const Body = z
       description:
         "The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged",
     }),
+    lessons: Lessons.nullable().optional().openapi({
+      description:
+        "Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged",
+    }),
     retention: RetentionPolicySchema.nullable().optional().openapi({
       description:
         "Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged",
@@ -42,6 +69,8 @@ const Settings = z
     effectiveReflectionThreshold: z.number(),
     retrieval: Retrieval.nullable(),
     effectiveRetrieval: RankingInForce,
+    lessons: Lessons.nullable(),
+    effectiveLessons: z.object({ minOutcomes: z.number(), similarity: z.number() }),
     retention: RetentionPolicySchema.nullable(),
   })
   .openapi("AgentSettings");
@@ -53,6 +82,8 @@ const SETTINGS_EXAMPLE = {
   effectiveReflectionThreshold: 100,
   retrieval: null,
   effectiveRetrieval: RANKING_EXAMPLE,
+  lessons: { minOutcomes: 3 },
+  effectiveLessons: { minOutcomes: 3, similarity: DEFAULT_SIMILARITY },
   retention: { maxMemories: 10_000, keepImportanceAtLeast: 8 },
 };
 
@@ -61,7 +92,8 @@ const put = createRoute({
   path: "/v1/agents/{agentId}/settings",
   operationId: "updateAgentSettings",
   tags: ["agents"],
-  summary: "Set the agent's settings (reflection threshold, retrieve defaults, retention)",
+  summary:
+    "Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation)",
   request: {
     params: AgentParam,
     body: {

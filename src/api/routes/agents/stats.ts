@@ -14,6 +14,8 @@ const Stats = z
       reflection: z.number(),
       plan: z.number(),
       document: z.number(),
+      outcome: z.number(),
+      lesson: z.number(),
     }),
     importance: Counts,
     embedding: Counts,

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { githubImports, type ImportCounts } from "../../../db/schema";
 import { NotFound } from "../../../lib/errors";
 import { inMemoryTransaction } from "../../../memory/transaction";
@@ -108,6 +108,21 @@ function links(header: string | undefined): { next: string | null; lastPage: num
   return { next, lastPage: Number.isFinite(page) && page > 0 ? page : null };
 }
 
+/**
+ * Another run of the same import committed the page this run was about to commit (a command
+ * and a job, or a job announced again while a slow run waited out a rate limit): this run stops
+ * and leaves the import to the other.
+ */
+class Superseded extends Error {}
+
+/** The import is still where this run left it: the same phase and next page. */
+const stillAt = (importId: string, at: { phase: string | null; cursor: string | null }): SQL | undefined =>
+  and(
+    eq(githubImports.id, importId),
+    at.phase === null ? isNull(githubImports.phase) : eq(githubImports.phase, at.phase),
+    at.cursor === null ? isNull(githubImports.cursor) : eq(githubImports.cursor, at.cursor),
+  );
+
 const add = (a: ImportCounts, b: Partial<ImportCounts>): ImportCounts => ({
   fetched: a.fetched + (b.fetched ?? 0),
   stored: a.stored + (b.stored ?? 0),
@@ -121,8 +136,11 @@ const add = (a: ImportCounts, b: Partial<ImportCounts>): ImportCounts => ({
  * import's progress (phase, next page URL, counts) committed in ONE transaction, so a crash loses
  * at most the page in hand and a rerun starts at it. Events go through `storeEvent` (the
  * webhooks' describers, noise rules and event keys): re-running, or a webhook that delivered the
- * same event, stores nothing twice. On error the import is marked `failed` with the reason and the
- * error rethrown (the job retries; the command says how to resume). A finished import is returned as is.
+ * same event, stores nothing twice. A page is committed only if the import is still where this
+ * run left it, so two runs of one import never both count a page: the one that finds it moved on
+ * stops and returns the import as the other left it. On error the import is marked `failed` with
+ * the reason and the error rethrown (the job retries; the command says how to resume). A finished
+ * import is returned as is.
  */
 export async function runImport(
   deps: IngestDeps,
@@ -133,10 +151,10 @@ export async function runImport(
   const [row] = await db.select().from(githubImports).where(eq(githubImports.id, importId));
   if (!row) throw new NotFound(`GitHub import ${importId} not found`, { importId });
   if (row.status === "succeeded") return toImport(row);
-  const at = () => deps.memory.clock.now();
+  const now = () => deps.memory.clock.now();
   await db
     .update(githubImports)
-    .set({ status: "running", attempts: row.attempts + 1, error: null, updatedAt: at() })
+    .set({ status: "running", attempts: row.attempts + 1, error: null, updatedAt: now() })
     .where(eq(githubImports.id, importId));
   let counts: ImportCounts = { ...NO_COUNTS, ...row.counts };
   // Rate-limit answers since the last committed page (the client waits them out itself).
@@ -152,6 +170,8 @@ export async function runImport(
 
     let phaseIndex = Math.max(0, PHASES.indexOf((row.phase ?? PHASES[0]) as Phase));
     let cursor = row.cursor;
+    // Where this run last saw the import (compare-and-set on every page commit).
+    let at: { phase: string | null; cursor: string | null } = { phase: row.phase, cursor: row.cursor };
     for (; phaseIndex < PHASES.length; phaseIndex++) {
       const phase = PHASES[phaseIndex] as Phase;
       const start = firstPage(phase, c);
@@ -168,7 +188,7 @@ export async function runImport(
           for (const event of events) {
             for (const agentId of agentIds) {
               const out = await storeEvent(memory, agentId, event, {
-                fallbackTime: at().toISOString(),
+                fallbackTime: now().toISOString(),
                 metadata: { importId },
               });
               if (out.status === "stored") n.stored = (n.stored ?? 0) + out.observations;
@@ -177,12 +197,16 @@ export async function runImport(
             }
           }
           n.rateLimited = limited;
-          await tx
+          const moved = await tx
             .update(githubImports)
-            .set({ phase: nextPhase, cursor: next, counts: add(counts, n), updatedAt: at() })
-            .where(eq(githubImports.id, importId));
+            .set({ phase: nextPhase, cursor: next, counts: add(counts, n), updatedAt: now() })
+            .where(stillAt(importId, at))
+            .returning({ id: githubImports.id });
+          // Rolls back this page's observations too (the other run stored the same events).
+          if (moved.length === 0) throw new Superseded(`import ${importId} moved on in another run`);
           return n;
         });
+        at = { phase: nextPhase, cursor: next };
         counts = add(counts, pageCounts);
         limited = 0;
         opts.onProgress?.({ phase, page, lastPage: lastPage ?? page, counts });
@@ -192,15 +216,20 @@ export async function runImport(
     }
     const [done] = await db
       .update(githubImports)
-      .set({ status: "succeeded", phase: null, cursor: null, counts, updatedAt: at(), finishedAt: at() })
+      .set({ status: "succeeded", phase: null, cursor: null, counts, updatedAt: now(), finishedAt: now() })
       .where(eq(githubImports.id, importId))
       .returning();
     return toImport(done ?? row);
   } catch (error) {
+    if (error instanceof Superseded) {
+      deps.logger.info("GitHub import continued by another run; this one stops", { importId });
+      const [current] = await db.select().from(githubImports).where(eq(githubImports.id, importId));
+      return toImport(current ?? row);
+    }
     const message = error instanceof Error ? error.message : String(error);
     await db
       .update(githubImports)
-      .set({ status: "failed", error: message.slice(0, 500), updatedAt: at() })
+      .set({ status: "failed", error: message.slice(0, 500), updatedAt: now() })
       .where(eq(githubImports.id, importId))
       .catch(() => {});
     throw error;

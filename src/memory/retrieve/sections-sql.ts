@@ -1,0 +1,84 @@
+import { and, type SQL, sql } from "drizzle-orm";
+import { filterConditions } from "../filters";
+import {
+  memoryColumns,
+  type RankParams,
+  type RankSection,
+  recencyOf,
+  scale,
+  timeWindowSql,
+} from "./ranking-sql";
+import { relevanceSql } from "./relevance";
+
+/**
+ * The exact ranking split into sections, in one statement: every candidate (the union of the
+ * sections' kinds) is scored as by `fullRankQuery`, with min-max bounds over that whole union
+ * so scores compare across sections; each memory belongs to the section naming its kind (kinds
+ * are named once: retrieve.ts checks), else to the section without kinds, if any;
+ * each section keeps its own top k (a LATERAL top-k per section over the scored set, so no
+ * section sorts more than its own rows' heap). Rows come back section by section, best first,
+ * with `section`, the section's index. A memory appears in one section at most.
+ */
+export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): SQL {
+  // The time window (a time expression in the query) limits every section, as in fullRankQuery.
+  const filtered = and(...filterConditions(p.agentId, p.filters));
+  const tw = timeWindowSql(p.timeWindow, filtered);
+  const where = tw.cond ? and(filtered, tw.cond) : filtered;
+  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
+  const ks = sql.join(
+    p.sections.map((s, i) => sql`(${i}::int, ${s.k}::int)`),
+    sql`, `,
+  );
+  return sql`
+    WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
+      SELECT memories.id, ${sectionOf(p.sections)} AS sec,
+        ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
+        memories.importance::float8 AS imp,
+        ${rel.expr} AS rel
+      FROM memories ${rel.join}
+      WHERE ${where}
+    ),
+    b AS (
+      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
+        count(*) AS n FROM cand
+    ),
+    scored AS MATERIALIZED (
+      SELECT s.id, s.sec, s.recency, s.importance, s.relevance,
+        ${p.weights.recency}::float8 * s.recency + ${p.weights.importance}::float8 * s.importance
+          + ${p.weights.relevance}::float8 * s.relevance AS score
+      FROM (
+        SELECT c.id, c.sec, ${scale("rec", "rlo", "rhi", 0)} AS recency,
+          ${scale("imp", "ilo", "ihi", 0.5)} AS importance,
+          ${scale("rel", "vlo", "vhi", 0)} AS relevance
+        FROM cand c CROSS JOIN b WHERE c.sec IS NOT NULL
+      ) s
+    ),
+    top AS (
+      SELECT t.* FROM (VALUES ${ks}) AS sk(sec, k)
+      CROSS JOIN LATERAL (
+        SELECT * FROM scored WHERE scored.sec = sk.sec ORDER BY score DESC, id COLLATE "C" LIMIT sk.k
+      ) t
+    )
+    SELECT ${memoryColumns}, top.sec AS section,
+      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
+      (SELECT n FROM b) AS candidates
+    FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
+    ORDER BY top.sec, top.score DESC, top.id COLLATE "C"`;
+}
+
+/** The section of a memory by its kind: the section naming it, else the one without kinds; NULL = none. */
+function sectionOf(sections: RankSection[]): SQL {
+  const named = sections.flatMap((s, i) =>
+    s.kinds
+      ? [
+          sql`WHEN memories.kind IN (${sql.join(
+            s.kinds.map((k) => sql`${k}`),
+            sql`, `,
+          )}) THEN ${i}::int`,
+        ]
+      : [],
+  );
+  const rest = sections.findIndex((s) => s.kinds === null);
+  const otherwise = rest >= 0 ? sql`${rest}::int` : sql`NULL::int`;
+  return named.length === 0 ? otherwise : sql`CASE ${sql.join(named, sql` `)} ELSE ${otherwise} END`;
+}
