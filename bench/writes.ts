@@ -134,6 +134,7 @@ const rows = figures.flatMap((f) =>
       "request p99 ms": quantile(ms, 0.99),
       "server CPU ms / 1,000": quantile(f.cpuMs.get(s) ?? [], 0.5),
     };
+    if (COMPARE) row["× compared"] = "";
     if (COMPARE && !f.base64) {
       const other = quantile(f.perSec.get(servers[1] as Server) ?? [], 0.5);
       row["× compared"] = (median / other).toFixed(2);

@@ -232,6 +232,7 @@ describe("POST memories", () => {
     const enc = (v: number[]) => Buffer.from(Float32Array.from(v).buffer).toString("base64");
     for (const [embedding, field, word] of [
       ["not base64!", "body.memories.1.embedding", "base64"],
+      ["not base64!!", "body.memories.1.embedding", "base64"],
       [Buffer.from([1, 2, 3, 4, 5, 6]).toString("base64"), "body.memories.1.embedding", "multiple of 4"],
       [enc([1, 2, 3, Number.NaN, 5]), "body.memories.1.embedding.3", "finite"],
       [enc([1, Number.POSITIVE_INFINITY]), "body.memories.1.embedding.1", "finite"],
