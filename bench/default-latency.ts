@@ -3,8 +3,13 @@
  * one run, interleaved: `EVAL_DATABASE_URL=… LOCOMO_DIR=… nice npx tsx bench/default-latency.ts`
  * (after `npm run eval:locomo` loaded the turns). Questions without and with a time expression
  * (the time filter's extra existence check). Prints p50/p90 per variant and the ratios.
+ *
+ * `SCALE=4`: ranks a copy of every loaded LoCoMo turn, 4 times over (≈ 11k memories, each copy
+ * 400 days earlier than the last, with its vector), built in SQL on first use — issue 14's
+ * "latency at 10k has not regressed" check, against the paper preset (the default before issue 14).
  */
 import { resolve } from "node:path";
+import postgres from "postgres";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
@@ -22,7 +27,10 @@ const system = await composeSystem(
   silentLogger,
 );
 const conv = process.env.CONV ?? "conv-43";
-const agent = `locomo-${fingerprint}-${system.providers.embedder.modelId}:${conv}`;
+const scale = Number(process.env.SCALE ?? 0);
+const source = `locomo-${fingerprint}-${system.providers.embedder.modelId}:`;
+const agent = scale > 0 ? `${source}scaled-${scale}` : `${source}${conv}`;
+if (scale > 0) await buildScaled(agent, scale);
 const asked = queries.filter((q) => q.conversation_id === conv).slice(0, Number(process.env.N ?? 40));
 const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
 const FIRST_ROUND = {
@@ -34,6 +42,7 @@ const FIRST_ROUND = {
   timeFilter: false,
 };
 const variants: [string, (q: (typeof asked)[number]) => object][] = [
+  ["paper preset (vector only)", (q) => ({ query: q.question, preset: "paper" })],
   ["first-round balanced", (q) => ({ query: q.question, ...FIRST_ROUND })],
   ["default, no time expression", (q) => ({ query: q.question })],
   ["default, query + ' in May 2023'", (q) => ({ query: `${q.question} in May 2023` })],
@@ -53,7 +62,8 @@ for (let round = 0; round < 2; round++)
       });
       if (round > 0) ms.get(name)?.push(performance.now() - t0);
     }
-const base = quantile(ms.get(variants[0]?.[0] ?? "") ?? [], 0.5);
+const base = quantile(ms.get(variants[1]?.[0] ?? "") ?? [], 0.5);
+const paper = quantile(ms.get(variants[0]?.[0] ?? "") ?? [], 0.5);
 printTable(
   [...ms].map(([name, xs]) => ({
     variant: name,
@@ -61,6 +71,31 @@ printTable(
     "p50 ms": quantile(xs, 0.5).toFixed(1),
     "p90 ms": quantile(xs, 0.9).toFixed(1),
     "p50 / first round": (quantile(xs, 0.5) / base).toFixed(2),
+    "p50 / paper": (quantile(xs, 0.5) / paper).toFixed(2),
   })),
 );
 await system.close();
+
+/** Copies every loaded LoCoMo turn `times` times into `agent` (memories and vectors), once. */
+async function buildScaled(agent: string, times: number): Promise<void> {
+  const sql = postgres(url as string, { max: 1, onnotice: () => {} });
+  const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agent}`;
+  if ((row?.n ?? 0) > 0) return void (await sql.end());
+  await sql.begin(async (tx) => {
+    for (let c = 0; c < times; c++) {
+      const shift = `${c * 400} days`;
+      await tx`INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at,
+          importance, importance_status, embedding_status, embedding_model, metadata)
+        SELECT id || '-x' || ${c}, ${agent}, kind, description, created_at - ${shift}::interval,
+          last_accessed_at - ${shift}::interval, importance, importance_status, embedding_status,
+          embedding_model, metadata
+        FROM memories WHERE agent_id LIKE ${`${source}conv-%`}`;
+      await tx`INSERT INTO memory_embeddings (memory_id, agent_id, model, dimensions, embedding, revision)
+        SELECT e.memory_id || '-x' || ${c}, ${agent}, e.model, e.dimensions, e.embedding, e.revision
+        FROM memory_embeddings e WHERE e.agent_id LIKE ${`${source}conv-%`}`;
+    }
+  });
+  await sql`ANALYZE memories`;
+  await sql`ANALYZE memory_embeddings`;
+  await sql.end();
+}
