@@ -1,22 +1,10 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { isoUtc } from "../../db/iso";
-import type { Lesson, LessonPolarity, LessonStats } from "./types";
+import type { Lesson } from "./types";
 
-type Row = {
-  id: string;
-  taskType: string | null;
-  polarity: LessonPolarity;
-  description: string;
-  confidence: number;
-  revision: number;
-  stats: LessonStats;
-  citations: string[];
-  wording: string;
-  importance: number | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/** A row as the statement reads it: the lesson without its agent (the caller knows it). */
+type Row = Omit<Lesson, "agentId">;
 
 /** Most lessons one listing returns. */
 export const MAX_LESSONS = 500;

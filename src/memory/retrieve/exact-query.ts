@@ -1,8 +1,7 @@
-import { and, type SQL, sql } from "drizzle-orm";
-import { filterConditions } from "../filters";
+import { type SQL, sql } from "drizzle-orm";
+import { candidateCtes } from "./candidates-sql";
 import { exactTopKQuery, topKApplies } from "./exact-topk";
-import { type RankParams, recencyOf, scoreAndSelect, timeWindowSql } from "./ranking-sql";
-import { relevanceSql } from "./relevance";
+import { type RankParams, scoreAndSelect } from "./ranking-sql";
 import { sectionRankQuery } from "./sections-sql";
 
 /**
@@ -24,22 +23,5 @@ export function exactRankQuery(p: RankParams): SQL {
 
 /** Every candidate joined with its vector and scored (filters, time window, lexical relevance, any weights). */
 export function fullRankQuery(p: RankParams): SQL {
-  const filtered = and(...filterConditions(p.agentId, p.filters));
-  const tw = timeWindowSql(p.timeWindow, filtered);
-  const where = tw.cond ? and(filtered, tw.cond) : filtered;
-  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
-  return sql`
-    WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
-      SELECT memories.id,
-        ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
-        memories.importance::float8 AS imp,
-        ${rel.expr} AS rel
-      FROM memories ${rel.join}
-      WHERE ${where}
-    ),
-    b AS (
-      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
-        count(*) AS n FROM cand
-    ),
-    ${scoreAndSelect(p)}`;
+  return sql`${candidateCtes(p)} ${scoreAndSelect(p)}`;
 }

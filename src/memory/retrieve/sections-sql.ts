@@ -1,14 +1,6 @@
-import { and, type SQL, sql } from "drizzle-orm";
-import { filterConditions } from "../filters";
-import {
-  memoryColumns,
-  type RankParams,
-  type RankSection,
-  recencyOf,
-  scale,
-  timeWindowSql,
-} from "./ranking-sql";
-import { relevanceSql } from "./relevance";
+import { type SQL, sql } from "drizzle-orm";
+import { candidateCtes } from "./candidates-sql";
+import { memoryColumns, type RankParams, type RankSection, scale } from "./ranking-sql";
 
 /**
  * The exact ranking split into sections, in one statement: every candidate (the union of the
@@ -20,28 +12,12 @@ import { relevanceSql } from "./relevance";
  * with `section`, the section's index. A memory appears in one section at most.
  */
 export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): SQL {
-  // The time window (a time expression in the query) limits every section, as in fullRankQuery.
-  const filtered = and(...filterConditions(p.agentId, p.filters));
-  const tw = timeWindowSql(p.timeWindow, filtered);
-  const where = tw.cond ? and(filtered, tw.cond) : filtered;
-  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
   const ks = sql.join(
     p.sections.map((s, i) => sql`(${i}::int, ${s.k}::int)`),
     sql`, `,
   );
   return sql`
-    WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
-      SELECT memories.id, ${sectionOf(p.sections)} AS sec,
-        ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
-        memories.importance::float8 AS imp,
-        ${rel.expr} AS rel
-      FROM memories ${rel.join}
-      WHERE ${where}
-    ),
-    b AS (
-      SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
-        count(*) AS n FROM cand
-    ),
+    ${candidateCtes(p, sql`, ${sectionOf(p.sections)} AS sec`)}
     scored AS MATERIALIZED (
       SELECT s.id, s.sec, s.recency, s.importance, s.relevance,
         ${p.weights.recency}::float8 * s.recency + ${p.weights.importance}::float8 * s.importance
