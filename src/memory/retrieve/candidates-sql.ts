@@ -19,8 +19,7 @@ export function candidateCtes(p: RankParams, extra: SQL = sql``): SQL {
         ${recencyOf(p, sql`memories.last_accessed_at`)} AS rec,
         memories.importance::float8 AS imp,
         ${rel.expr} AS rel
-      FROM memories ${rel.join}
-      WHERE ${where}
+      ${rel.source ? sql`FROM ${rel.source}` : sql`FROM memories ${rel.join} WHERE ${where}`}
     ),
     b AS (
       SELECT min(rec) AS rlo, max(rec) AS rhi, min(imp) AS ilo, max(imp) AS ihi, min(rel) AS vlo, max(rel) AS vhi,
