@@ -17,16 +17,24 @@ import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
 import { filterConditions } from "../src/memory/filters";
-import { CONTEXT_SHARE, HYBRID_VECTOR_SHARE, relevanceSql } from "../src/memory/retrieve/relevance";
+import {
+  BM25,
+  CONTEXT_FIELD_WEIGHT,
+  CONTEXT_SHARE,
+  HYBRID_VECTOR_SHARE,
+  relevanceSql,
+} from "../src/memory/retrieve/relevance";
 import { timeWindow, type Window } from "../src/memory/retrieve/time-window";
 import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
 import { readLocomo, score } from "./lib/locomo";
 import {
   bm25,
+  bm25f,
   cosine,
   type Doc,
   fuse,
   minMax,
+  parseTsv,
   type Question,
   rank,
   readStream,
@@ -151,6 +159,11 @@ const contextualOf =
   (a: number, share: number, n = 1) =>
   (docs: Doc[], q: Question) =>
     withNeighbours(hybridOf(a)(docs, q), share, n);
+/** The service's contextual relevance: cosine fused with BM25F (own + neighbours' text), plus the neighbour share. */
+const contextualFOf =
+  (a: number, share: number, w = CONTEXT_FIELD_WEIGHT) =>
+  (docs: Doc[], q: Question) =>
+    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share);
 
 /** Pseudo-relevance feedback: the top `m` docs of hybrid give `t` expansion lexemes (weight β) and a Rocchio vector (γ). */
 const prfOf =
@@ -232,19 +245,24 @@ function run(c: Config) {
   for (const q of [...locomo.slice(0, 4), ...ku.slice(0, 2)]) {
     const where = and(...filterConditions(q.stream, {}));
     const v = { vector: pgvector.toSql(Array.from(q.vec)), model, dimensions: 512 };
-    const rel = relevanceSql(q.stream, v, { kind: "contextual", text: q.text }, where);
-    const rows = await queryRows<{ id: string; rel: number }>(
-      db,
-      sql`WITH ${rel.ctes} done AS (SELECT 1) SELECT id, rel FROM rel_ctx`,
-    );
-    const byId = new Map(rows.map((r) => [r.id, r.rel]));
-    const docs = (streams.get(q.stream) as Stream).docs;
-    const mine = contextualOf(HYBRID_VECTOR_SHARE, CONTEXT_SHARE)(docs, q);
-    for (const [i, d] of docs.entries())
-      worst = Math.max(worst, Math.abs((byId.get(d.id) ?? Number.NaN) - (mine[i] as number)));
+    for (const kind of ["contextual", "windowed"] as const) {
+      const rel = relevanceSql(q.stream, v, { kind, text: q.text }, where);
+      const rows = await queryRows<{ id: string; rel: number }>(
+        db,
+        sql`WITH ${rel.ctes} done AS (SELECT 1) SELECT id, rel FROM rel_ctx`,
+      );
+      const byId = new Map(rows.map((r) => [r.id, r.rel]));
+      const docs = (streams.get(q.stream) as Stream).docs;
+      const mine =
+        kind === "windowed"
+          ? contextualFOf(HYBRID_VECTOR_SHARE, CONTEXT_SHARE)(docs, q)
+          : contextualOf(HYBRID_VECTOR_SHARE, CONTEXT_SHARE)(docs, q);
+      for (const [i, d] of docs.entries())
+        worst = Math.max(worst, Math.abs((byId.get(d.id) ?? Number.NaN) - (mine[i] as number)));
+    }
   }
   console.log(
-    `in-memory contextual relevance vs the service SQL: max |difference| ${worst.toExponential(2)}`,
+    `in-memory contextual and windowed relevance vs the service SQL: max |difference| ${worst.toExponential(2)}`,
   );
   if (!(worst < 1e-6)) throw new Error("the simulation does not match the service");
 }
@@ -545,6 +563,211 @@ if (only.includes("relx")) {
   }
 }
 
+if (only.includes("lex2")) {
+  // Issue 14 third round: lexical variants, relevance only, with the time filter (ADR 0008).
+  const ro = (name: string, rel: Rel) =>
+    add({
+      name: `relevance only, ${name}`,
+      rel: [name, rel],
+      w: [0, 0, 1],
+      decay: 0.99,
+      unit: H,
+      filter: timeFilter,
+    });
+  const a = HYBRID_VECTOR_SHARE;
+  // Lexemes of another text search configuration, per memory id and per question.
+  const tsvOf = async (cfg: string) => {
+    const byId = new Map<string, Map<string, number>>();
+    for (const st of streams.values()) {
+      const rows = await queryRows<{ id: string; tsv: string }>(
+        db,
+        sql`SELECT id, to_tsvector(${cfg}::regconfig, description)::text AS tsv FROM memories WHERE id IN (${sql.join(
+          st.docs.map((d) => sql`${d.id}`),
+          sql`, `,
+        )})`,
+      );
+      for (const r of rows) byId.set(r.id, parseTsv(r.tsv));
+    }
+    const qt = new Map<string, string[]>();
+    for (const q of [...locomo, ...ku]) {
+      const [r] = await queryRows<{ t: string[] }>(
+        db,
+        sql`SELECT tsvector_to_array(to_tsvector(${cfg}::regconfig, ${q.text})) AS t`,
+      );
+      qt.set(q.text, r?.t ?? []);
+    }
+    return { byId, qt };
+  };
+  type Field = {
+    tf: (d: Doc, i: number, docs: Doc[]) => Map<string, number>;
+    dl: (d: Doc, i: number, docs: Doc[]) => number;
+  };
+  const bm25g = (docs: Doc[], terms: Map<string, number>, f: Field): number[] => {
+    const { k1, b } = BM25;
+    const tfs = docs.map((d, i) => f.tf(d, i, docs));
+    const dls = docs.map((d, i) => f.dl(d, i, docs));
+    const avgdl = dls.reduce((x, y) => x + y, 0) / docs.length;
+    const df = new Map<string, number>();
+    for (const tf of tfs)
+      for (const t of terms.keys()) if ((tf.get(t) ?? 0) > 0) df.set(t, (df.get(t) ?? 0) + 1);
+    return tfs.map((tf, i) => {
+      let s = 0;
+      for (const [t, w] of terms) {
+        const x = tf.get(t);
+        if (!x) continue;
+        const n = df.get(t) as number;
+        s +=
+          w *
+          Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)) *
+          ((x * (k1 + 1)) / (x + k1 * (1 - b + (b * (dls[i] as number)) / avgdl)));
+      }
+      return s;
+    });
+  };
+  const own: Field = { tf: (d) => d.tf, dl: (d) => d.dl };
+  const addTf = (m: Map<string, number>, o: Map<string, number> | undefined, w: number) => {
+    if (o) for (const [t, x] of o) m.set(t, (m.get(t) ?? 0) + w * x);
+  };
+  /** BM25F: own text + w × the ±1 neighbours' text in one saturated term frequency. */
+  const bm25f = (w: number, tfOf = (d: Doc) => d.tf): Field => ({
+    tf: (d, i, docs) => {
+      const m = new Map(tfOf(d));
+      addTf(m, docs[i - 1] && tfOf(docs[i - 1] as Doc), w);
+      addTf(m, docs[i + 1] && tfOf(docs[i + 1] as Doc), w);
+      return m;
+    },
+    dl: (d, i, docs) =>
+      tfOf(d).size +
+      w *
+        ((docs[i - 1] ? tfOf(docs[i - 1] as Doc).size : 0) +
+          (docs[i + 1] ? tfOf(docs[i + 1] as Doc).size : 0)),
+  });
+  /** Only the neighbours' text (a second lexical query over the window). */
+  const nbrOnly = (tfOf = (d: Doc) => d.tf): Field => ({
+    tf: (_d, i, docs) => {
+      const m = new Map<string, number>();
+      addTf(m, docs[i - 1] && tfOf(docs[i - 1] as Doc), 1);
+      addTf(m, docs[i + 1] && tfOf(docs[i + 1] as Doc), 1);
+      return m;
+    },
+    dl: (_d, i, docs) =>
+      (docs[i - 1] ? tfOf(docs[i - 1] as Doc).size : 0) + (docs[i + 1] ? tfOf(docs[i + 1] as Doc).size : 0),
+  });
+  const vars = (process.env.LEX2 ?? "base,bm25f,nbr,cfg,strip,rrf").split(",");
+  if (vars.includes("base")) ro("ctx 0.7", contextualOf(a, 0.7));
+  if (vars.includes("bm25f"))
+    for (const w of [0.2, 0.35, 0.5, 1])
+      for (const share of [0, 0.35, 0.5, 0.7]) {
+        ro(`BM25F nbr w${w}, ctx ${share}`, (docs, q) =>
+          withNeighbours(fuse(cosine(docs, q.vec), bm25g(docs, terms1(q), bm25f(w)), a), share),
+        );
+      }
+  if (vars.includes("default"))
+    for (const w of (process.env.FIELD_WEIGHTS ?? "0,0.35,0.5,1").split(",").map(Number))
+      for (const [wts, decay] of JSON.parse(
+        process.env.POINTS ?? "[[[1,0.5,2.25],0.998],[[1,0.5,2],0.998],[[1,0.5,2.5],0.998]]",
+      ) as [Weights3, number][])
+        add({
+          name: `default ${wts.join("/")} ${decay}/day α0.85 ctx 0.7 BM25F w${w}`,
+          rel: [
+            `bm25f default ${w}`,
+            (docs, q) =>
+              withNeighbours(fuse(cosine(docs, q.vec), bm25g(docs, terms1(q), bm25f(w)), 0.85), 0.7),
+          ],
+          w: wts,
+          decay,
+          unit: D,
+          filter: timeFilter,
+        });
+  if (vars.includes("nbr"))
+    for (const g of [0.2, 0.35, 0.5])
+      for (const share of [0, 0.5, 0.7])
+        ro(`3-way cos/own/nbr g${g}, ctx ${share}`, (docs, q) => {
+          const c = minMax(cosine(docs, q.vec), 0);
+          const l = minMax(bm25(docs, terms1(q)), 0);
+          const n = minMax(bm25g(docs, terms1(q), nbrOnly()), 0);
+          return withNeighbours(
+            c.map((x, i) => a * x + (1 - a) * ((1 - g) * (l[i] as number) + g * (n[i] as number))),
+            share,
+          );
+        });
+  if (vars.includes("cfg"))
+    for (const cfg of (process.env.CFGS ?? "simple").split(",")) {
+      const { byId, qt } = await tsvOf(cfg);
+      const tfOf = (d: Doc) => byId.get(d.id) ?? new Map();
+      const field: Field = { tf: (d) => tfOf(d), dl: (d) => tfOf(d).size };
+      const qterms = (q: Question) => new Map((qt.get(q.text) ?? []).map((t) => [t, 1]));
+      ro(`${cfg} ctx 0.7`, (docs, q) =>
+        withNeighbours(fuse(cosine(docs, q.vec), bm25g(docs, qterms(q), field), a), 0.7),
+      );
+      ro(`${cfg} lexical only`, (docs, q) => bm25g(docs, qterms(q), field));
+      // Both configurations' BM25, averaged after min-max.
+      ro(`english+${cfg} ctx 0.7`, (docs, q) => {
+        const l1 = minMax(bm25(docs, terms1(q)), 0);
+        const l2 = minMax(bm25g(docs, qterms(q), field), 0);
+        const c = minMax(cosine(docs, q.vec), 0);
+        return withNeighbours(
+          c.map((x, i) => a * x + (1 - a) * 0.5 * ((l1[i] as number) + (l2[i] as number))),
+          0.7,
+        );
+      });
+    }
+  if (vars.includes("strip")) {
+    // Question words the english stop list keeps, and the speakers' names (in every turn of theirs).
+    const extra = new Set(
+      (process.env.STRIP ?? "mention,favorit,kind,like,think,feel,would,year,time,recent").split(","),
+    );
+    const names = new Set<string>();
+    for (const st of streams.values())
+      for (const d of st.docs.slice(0, 50)) {
+        const m = d.text.match(/^(\w+) said,/);
+        if (m)
+          for (const [t] of d.tf)
+            if (t === (m[1] as string).toLowerCase().slice(0, t.length) && t.length >= 3) names.add(t);
+      }
+    console.log(`speaker lexemes: ${[...names].join(" ")}`);
+    ro("strip extra question words", (docs, q) =>
+      withNeighbours(
+        fuse(
+          cosine(docs, q.vec),
+          bm25(docs, new Map(q.terms.filter((t) => !extra.has(t)).map((t) => [t, 1]))),
+          a,
+        ),
+        0.7,
+      ),
+    );
+    for (const w of [0, 0.3])
+      ro(`speaker names weight ${w}`, (docs, q) =>
+        withNeighbours(
+          fuse(cosine(docs, q.vec), bm25(docs, new Map(q.terms.map((t) => [t, names.has(t) ? w : 1]))), a),
+          0.7,
+        ),
+      );
+  }
+  if (vars.includes("rrf"))
+    for (const k of [5, 10, 30])
+      for (const share of [0.5, 0.7])
+        ro(`RRF k${k} of cos and bm25, ctx ${share}`, (docs, q) => {
+          const rk = (xs: (number | null)[]) => {
+            const order = xs
+              .map((x, i) => [x ?? Number.NEGATIVE_INFINITY, i] as const)
+              .sort((p, r) => r[0] - p[0]);
+            const out = new Array<number>(xs.length);
+            for (const [r, [, i]] of order.entries()) out[i] = r + 1;
+            return out;
+          };
+          const rc = rk(cosine(docs, q.vec));
+          const rl = rk(bm25(docs, terms1(q)));
+          return withNeighbours(
+            minMax(
+              rc.map((r, i) => a / (k + r) + (1 - a) / (k + (rl[i] as number))),
+              0,
+            ),
+            share,
+          );
+        });
+  void own;
+}
 const rows = configs.map((c) => {
   const r = run(c);
   const row = {

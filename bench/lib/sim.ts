@@ -177,3 +177,21 @@ export function rank(
     .sort((x, y) => y.s - x.s || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
     .map((x) => x.label);
 }
+
+/**
+ * BM25F as relevance.ts computes contextual relevance's lexical part: the ±1 neighbours' text as
+ * a second field of weight `w` (term frequency and length = own + w × neighbours').
+ */
+export function bm25f(docs: Doc[], terms: Map<string, number>, w: number): number[] {
+  const win = docs.map((d, i) => {
+    const tf = new Map(d.tf);
+    let dl = d.dl;
+    for (const n of [docs[i - 1], docs[i + 1]])
+      if (n) {
+        dl += w * n.dl;
+        for (const [t, x] of n.tf) tf.set(t, (tf.get(t) ?? 0) + w * x);
+      }
+    return { ...d, tf, dl };
+  });
+  return bm25(win, terms);
+}

@@ -1,7 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { MIN_POSITIVE_WEIGHT } from "../lib/storable";
 import { PRESET_NAMES, PRESETS, RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/presets";
-import { BM25, CONTEXT_SHARE, HYBRID_VECTOR_SHARE, RELEVANCE_KINDS } from "../memory/retrieve/relevance";
+import {
+  BM25,
+  CONTEXT_FIELD_WEIGHT,
+  CONTEXT_SHARE,
+  HYBRID_VECTOR_SHARE,
+  RELEVANCE_KINDS,
+} from "../memory/retrieve/relevance";
 import { TIME_WINDOW_SLACK_S } from "../memory/retrieve/time-window";
 
 /** The ranking fields shared by retrieve requests and an agent's retrieve defaults (settings). */
@@ -46,7 +52,7 @@ export const RankingFields = {
     .enum(RELEVANCE)
     .optional()
     .openapi({
-      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly`,
+      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted ${CONTEXT_FIELD_WEIGHT} (the strongest relevance alone). All but vector need query text and rank exactly`,
     }),
   vectorShare: z
     .number()
@@ -54,7 +60,7 @@ export const RankingFields = {
     .max(1)
     .optional()
     .openapi({
-      description: `α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default ${HYBRID_VECTOR_SHARE}; presets may set their own)`,
+      description: `α of hybrid, contextual and windowed relevance: α·vector' + (1 − α)·lexical' (default ${HYBRID_VECTOR_SHARE}; presets may set their own)`,
     }),
   timeFilter: z
     .boolean()

@@ -501,7 +501,7 @@ export interface components {
             /** @enum {string} */
             recencyUnit: "minute" | "hour" | "day" | "week";
             /** @enum {string} */
-            relevance: "vector" | "lexical" | "hybrid" | "contextual";
+            relevance: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
             vectorShare: number;
             timeFilter: boolean;
             /** @description Retrieve only: the createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied */
@@ -565,11 +565,11 @@ export interface components {
              */
             recencyUnit?: "minute" | "hour" | "day" | "week";
             /**
-             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
              * @enum {string}
              */
-            relevance?: "vector" | "lexical" | "hybrid" | "contextual";
-            /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+            relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
+            /** @description α of hybrid, contextual and windowed relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
             vectorShare?: number;
             /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
             timeFilter?: boolean;
@@ -725,11 +725,11 @@ export interface components {
              */
             recencyUnit?: "minute" | "hour" | "day" | "week";
             /**
-             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
              * @enum {string}
              */
-            relevance?: "vector" | "lexical" | "hybrid" | "contextual";
-            /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+            relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
+            /** @description α of hybrid, contextual and windowed relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
             vectorShare?: number;
             /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
             timeFilter?: boolean;
@@ -2498,11 +2498,11 @@ export interface operations {
                          */
                         recencyUnit?: "minute" | "hour" | "day" | "week";
                         /**
-                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt. All but vector need query text and rank exactly
+                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
                          * @enum {string}
                          */
-                        relevance?: "vector" | "lexical" | "hybrid" | "contextual";
-                        /** @description α of hybrid and contextual relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
+                        relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
+                        /** @description α of hybrid, contextual and windowed relevance: α·vector' + (1 − α)·lexical' (default 0.6; presets may set their own) */
                         vectorShare?: number;
                         /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
                         timeFilter?: boolean;

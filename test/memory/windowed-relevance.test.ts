@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uniq } from "../support/env";
+import { startTestSystem, type TestSystem } from "../support/system";
+
+const NOW = "2026-01-10T12:00:00.000Z";
+const MODEL = "test-3d";
+
+let t: TestSystem;
+beforeAll(async () => {
+  t = await startTestSystem();
+});
+afterAll(() => t.close());
+
+type Result = { description: string; scores: { relevance: number } };
+
+// A short conversation in createdAt order; English lexemes and counts in the comments.
+const TURNS = [
+  "Pizza for lunch", // pizza, lunch (2)
+  "We are planning the volcano trip", // plan, trip, volcano (3)
+  "It was amazing", // amaz (1): the reply names nothing the question asks
+  "Pizza for dinner", // pizza, dinner (2)
+];
+
+async function stream(agent: string) {
+  const res = await t.call("POST", `/v1/agents/${agent}/memories`, {
+    memories: TURNS.map((text, i) => ({
+      description: text,
+      createdAt: `2026-01-10T0${i + 1}:00:00.000Z`,
+      importance: 5,
+      embedding: [1, 0, 0], // one vector for all: cosine' is 0.5 everywhere, only words decide
+      embeddingModel: MODEL,
+    })),
+  });
+  expect(res.status).toBe(201);
+}
+
+async function relevanceOf(agent: string, relevance: string): Promise<Map<string, number>> {
+  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+    query: "the volcano",
+    queryEmbedding: [1, 0, 0],
+    embeddingModel: MODEL,
+    now: NOW,
+    touch: false,
+    mode: "exact",
+    relevance,
+    vectorShare: 0.6,
+    weights: { recency: 0, importance: 0, relevance: 1 },
+  });
+  expect(res.status).toBe(200);
+  const { memories } = (await res.json()) as { memories: Result[] };
+  return new Map(memories.map((m) => [m.description, m.scores.relevance]));
+}
+
+/** BM25 of one term (k1 1.2, b 0.75) with fractional tf and length, by hand. */
+const bm25 = (tf: number, df: number, n: number, dl: number, avgdl: number) =>
+  (Math.log(1 + (n - df + 0.5) / (df + 0.5)) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * dl) / avgdl));
+const scale = (xs: number[]) => {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return xs.map((x) => (x - lo) / (hi - lo));
+};
+
+describe("retrieve: windowed relevance (BM25F with the neighbours' words)", () => {
+  it("counts the neighbours' words at weight 0.5 in BM25F, then fuses and adds the neighbour share like contextual", async () => {
+    const agent = uniq("win");
+    await stream(agent);
+    const got = await relevanceOf(agent, "windowed");
+    // volcano's frequency in each window: own + 0.5 × neighbours'; length likewise.
+    const tf = [0.5, 1, 0.5, 0];
+    const dl = [2 + 0.5 * 3, 3 + 0.5 * (2 + 1), 1 + 0.5 * (3 + 2), 2 + 0.5 * 1];
+    const avgdl = dl.reduce((a, b) => a + b, 0) / 4;
+    const lex = scale(tf.map((f, i) => (f > 0 ? bm25(f, 3, 4, dl[i] as number, avgdl) : 0)));
+    const fused = lex.map((l) => 0.6 * 0.5 + 0.4 * l);
+    const ctx = fused.map((f, i) => f + 0.7 * Math.max(fused[i - 1] ?? 0, fused[i + 1] ?? 0));
+    const expected = scale(ctx);
+    TURNS.forEach((text, i) => {
+      expect(got.get(text)).toBeCloseTo(expected[i] as number, 9);
+    });
+  });
+
+  it("lifts the reply that shares no word with the question above where contextual puts it", async () => {
+    const agent = uniq("win2");
+    await stream(agent);
+    const windowed = await relevanceOf(agent, "windowed");
+    const contextual = await relevanceOf(agent, "contextual");
+    const reply = "It was amazing";
+    expect(windowed.get(reply)).toBeGreaterThan((contextual.get(reply) ?? 1) + 0.05);
+    expect(windowed.get(reply)).toBeGreaterThan(windowed.get("Pizza for dinner") ?? 1);
+  });
+
+  it("needs the query text like the other lexical relevances", async () => {
+    const res = await t.call("POST", `/v1/agents/${uniq("win3")}/retrieve`, {
+      queryEmbedding: [1, 0, 0],
+      embeddingModel: MODEL,
+      relevance: "windowed",
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain("query");
+  });
+});
