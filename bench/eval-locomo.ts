@@ -78,6 +78,7 @@ const configs: { name: string; body: Record<string, unknown> }[] = [
   { name: "relevance only, hybrid + time filter", body: { ...TIME, relevance: "hybrid" } },
   { name: "relevance only, contextual + time filter", body: { ...TIME, relevance: "contextual" } },
   { name: "relevance only, windowed + time filter", body: { ...TIME, relevance: "windowed" } },
+  { name: "relevance only, windowed", body: { ...RELEVANCE_ONLY, relevance: "windowed" } },
 ];
 // EVAL_RANKINGS=0,1 runs only those rows of `configs` (by index; "none" only loads the turns).
 const only = process.env.EVAL_RANKINGS?.split(",");

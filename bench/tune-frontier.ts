@@ -679,6 +679,65 @@ if (only.includes("lex2")) {
           unit: D,
           filter: timeFilter,
         });
+  if (vars.includes("wtune")) {
+    // Windowed relevance around its chosen point (α 0.6, share 0.7, field weight 0.5).
+    ro("windowed, no time filter", contextualFOf(a, 0.7));
+    configs[configs.length - 1] = { ...(configs[configs.length - 1] as Config), filter: null };
+    for (const al of [0.5, 0.7]) ro(`windowed α${al}`, contextualFOf(al, 0.7));
+    for (const sh of [0.5, 1]) ro(`windowed share ${sh}`, contextualFOf(a, sh));
+    // ±2 neighbours in the lexical field (the nearer at w, the farther at w2).
+    for (const [w1, w2] of [
+      [0.5, 0.25],
+      [0.5, 0.5],
+    ] as const)
+      ro(`BM25F ±2 (${w1}, ${w2}), ctx 0.7`, (docs, q) => {
+        const win = docs.map((d, i) => {
+          const tf = new Map(d.tf);
+          let dl = d.dl;
+          for (const [off, w] of [
+            [-1, w1],
+            [1, w1],
+            [-2, w2],
+            [2, w2],
+          ] as const) {
+            const n = docs[i + off];
+            if (n) {
+              dl += w * n.dl;
+              for (const [t, x] of n.tf) tf.set(t, (tf.get(t) ?? 0) + w * x);
+            }
+          }
+          return { ...d, tf, dl };
+        });
+        return withNeighbours(fuse(cosine(docs, q.vec), bm25(win, terms1(q)), a), 0.7);
+      });
+    // The vector part over the window too: cosine of the mean of own + w × neighbours' vectors.
+    for (const w of [0.25, 0.5])
+      ro(`windowed + window vector w${w}`, (docs, q) => {
+        const vdocs = docs.map((d, i) => {
+          if (!d.vec) return d;
+          const v = Float64Array.from(d.vec);
+          for (const n of [docs[i - 1], docs[i + 1]])
+            if (n?.vec) for (let j = 0; j < v.length; j++) v[j] = (v[j] as number) + w * (n.vec[j] as number);
+          return { ...d, vec: v };
+        });
+        return withNeighbours(fuse(cosine(vdocs, q.vec), bm25g(docs, terms1(q), bm25f(0.5)), a), 0.7);
+      });
+  }
+  if (vars.includes("wdefault"))
+    for (const w of (process.env.FIELD_WEIGHTS ?? "0.2,0.35").split(",").map(Number))
+      for (const al of (process.env.ALPHAS ?? "0.85,0.9").split(",").map(Number))
+        for (const [wts, decay] of JSON.parse(
+          process.env.POINTS ??
+            "[[[1,0.5,2],0.998],[[1,0.5,2.25],0.998],[[1,0.5,2.5],0.998],[[1,0.5,2.75],0.998]]",
+        ) as [Weights3, number][])
+          add({
+            name: `default ${wts.join("/")} ${decay}/day α${al} windowed w${w}`,
+            rel: [`windowed ${al} ${w}`, contextualFOf(al, 0.7, w)],
+            w: wts,
+            decay,
+            unit: D,
+            filter: timeFilter,
+          });
   if (vars.includes("nbr"))
     for (const g of [0.2, 0.35, 0.5])
       for (const share of [0, 0.5, 0.7])
