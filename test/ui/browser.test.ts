@@ -138,7 +138,7 @@ describe("stream browser (/ui) in chromium", () => {
       await page
         .locator("select[name=mode] option")
         .evaluateAll((os) => os.map((o) => o.getAttribute("value"))),
-    ).toEqual(["vector", "lexical", "hybrid", "contextual"]);
+    ).toEqual(["vector", "lexical", "hybrid", "contextual", "windowed"]);
     for (const c of ["recency", "importance", "relevance"] as const) {
       expect(Number(await page.locator(`input[name=${c}]`).inputValue())).toBe(preset.weights[c]);
     }

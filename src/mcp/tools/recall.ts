@@ -42,7 +42,7 @@ const input = {
     .enum(RELEVANCE_KINDS)
     .optional()
     .describe(
-      `vector: meaning; lexical: shared words (names, ids); hybrid: both; contextual: hybrid plus the neighbouring memories' (default: ${PRESETS[DEFAULT_PRESET].relevance}, from the ${DEFAULT_PRESET} preset)`,
+      `vector: meaning; lexical: shared words (names, ids); hybrid: both; contextual: hybrid plus the neighbouring memories'; windowed: contextual that also matches the neighbours' words, the strongest for questions about the past (default: ${PRESETS[DEFAULT_PRESET].relevance}, from the ${DEFAULT_PRESET} preset)`,
     ),
   now: IsoTime.optional().describe("The current time for recency (simulations); default the server's clock"),
 };
