@@ -3,6 +3,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemories } from "../../src/memory/create-memories";
 import { DEFAULT_PRESET, PRESETS } from "../../src/memory/retrieve/presets";
+import { RELEVANCE_KINDS } from "../../src/memory/retrieve/relevance";
 import type { Memory } from "../../src/memory/types";
 import { uniq } from "../support/env";
 import { listen } from "../support/listen";
@@ -138,7 +139,7 @@ describe("stream browser (/ui) in chromium", () => {
       await page
         .locator("select[name=mode] option")
         .evaluateAll((os) => os.map((o) => o.getAttribute("value"))),
-    ).toEqual(["vector", "lexical", "hybrid", "contextual", "windowed"]);
+    ).toEqual([...RELEVANCE_KINDS]);
     for (const c of ["recency", "importance", "relevance"] as const) {
       expect(Number(await page.locator(`input[name=${c}]`).inputValue())).toBe(preset.weights[c]);
     }
