@@ -3,6 +3,7 @@ import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { projectPath } from "../lib/paths";
 import * as schema from "./schema";
+import { noDelaySocket } from "./socket";
 
 /** The database handle every domain function takes. Same type for Postgres and embedded PGlite. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -39,6 +40,8 @@ async function openPostgres(url: string, max: number, onQuery?: (query: string) 
     max,
     onnotice: () => {},
     connect_timeout: 5,
+    // A documented postgres-js option its types leave out (README, "Custom socket").
+    ...({ socket: noDelaySocket() } as object),
     ...(onQuery ? { debug: (_connection: number, query: string) => onQuery(query) } : {}),
   });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
