@@ -52,7 +52,8 @@ export const Vector = z
 
 function vectorProblem(v: unknown): { message: string; path: number[] } | null {
   const whole = (message: string) => ({ message, path: [] });
-  if (!Array.isArray(v)) return whole("expected an array of numbers");
+  // Float32Array: what parseMemoriesJson (vector-json.ts) makes of a body's number arrays.
+  if (!Array.isArray(v) && !(v instanceof Float32Array)) return whole("expected an array of numbers");
   if (v.length === 0) return whole("expected at least 1 dimension");
   if (v.length > LIMITS.maxDimensions) return whole(`at most ${LIMITS.maxDimensions} dimensions`);
   for (let i = 0; i < v.length; i++) {
@@ -67,10 +68,11 @@ function vectorProblem(v: unknown): { message: string; path: number[] } | null {
  * A vector to store: numbers as `Vector`, or base64 of little-endian float32 values (what OpenAI's
  * `encoding_format: "base64"` answers). Why: JSON numbers cost ~20 bytes and a decimal conversion
  * each, most of a 1,000-memory batch's CPU (docs/performance.md); base64 is 5.3 bytes per value and
- * decodes natively. Out: `number[]`, or a `Float32Array` for base64.
+ * decodes natively. Out: `number[]`, or a `Float32Array` for base64 (and for numbers read by
+ * `parseMemoriesJson`).
  */
 export const StoredVector = z
-  .custom<number[] | string>()
+  .custom<number[] | Float32Array | string>()
   .superRefine((v, ctx) => {
     const problem = typeof v === "string" ? base64VectorProblem(v) : vectorProblem(v);
     if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: problem.path });

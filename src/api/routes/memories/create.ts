@@ -4,6 +4,7 @@ import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
 import { MEMORY_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, json, MemorySchema, NewMemory } from "../../schemas";
+import { memoriesJsonBody } from "../../vector-json";
 
 const Batch = z
   .object({
@@ -42,6 +43,7 @@ const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/memories",
   operationId: "createMemories",
+  middleware: [memoriesJsonBody] as const,
   tags: ["memories"],
   summary: "Store one memory or a batch",
   description:

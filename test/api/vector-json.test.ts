@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { parseMemoriesJson } from "../../src/api/vector-json";
+
+const parse = (text: string) => parseMemoriesJson(Buffer.from(text)) as Record<string, unknown>;
+type Batch = { memories: Record<string, unknown>[] };
+
+/** What the service stored before: JSON.parse's double, rounded to float4. */
+const asStored = (values: number[]) => Float32Array.from(values, Math.fround);
+
+// Deterministic values of every shape a client prints: full doubles, short decimals, exponents
+// both ways, float32 values and exact float32 rounding midpoints (the hardest case), zeros.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const shapes: Record<string, () => number> = {
+  "17 digits": () => random() * 2 - 1,
+  "1–17 digits": () => Number((random() * 2 - 1).toPrecision(1 + Math.floor(random() * 17))),
+  "exponents ±30": () => (random() - 0.5) * 10 ** Math.floor(random() * 60 - 30),
+  float32: () => Math.fround(random() - 0.5),
+  midpoints: () => {
+    const f = Math.fround(random());
+    return f + (Math.fround(f * (1 + 2 ** -23)) - f) / 2;
+  },
+};
+
+describe("parseMemoriesJson", () => {
+  for (const [shape, value] of Object.entries(shapes)) {
+    it(`reads ${shape} into the same float32 values as Math.fround(JSON.parse(…))`, () => {
+      const vectors = Array.from({ length: 20 }, () => [...Array.from({ length: 256 }, value), 0, 1]);
+      const text = JSON.stringify({
+        memories: vectors.map((embedding, i) => ({ description: `m ${i}`, embedding, importance: 3 })),
+      });
+      // Also with upper-case exponents and blanks around every comma.
+      for (const t of [text, text.replace(/(\d)e([-+])/g, "$1E$2").replace(/,/g, " ,\n\t")]) {
+        const body = parse(t) as Batch;
+        const plain = JSON.parse(t) as Batch;
+        body.memories.forEach((m, i) => {
+          expect(m.embedding).toBeInstanceOf(Float32Array);
+          const got = m.embedding as Float32Array;
+          const want = asStored(plain.memories[i]?.embedding as number[]);
+          for (let j = 0; j < want.length; j++) expect(Object.is(got[j], want[j])).toBe(true);
+        });
+        expect({ ...body, memories: body.memories.map((m) => ({ ...m, embedding: null })) }).toEqual({
+          memories: vectors.map((_, i) => ({ description: `m ${i}`, embedding: null, importance: 3 })),
+        });
+      }
+    });
+  }
+
+  it("reads a single memory's vector, and leaves the rest of the body to JSON.parse", () => {
+    const body = parse(
+      '{"description":"caf\\u00e9 ☕ \\"[1,2]\\"","metadata":{"embedding":[1,2],"x":["a"]},"embedding":[0.5, -2e-3, -0]}',
+    );
+    expect(body.embedding).toEqual(asStored([0.5, -0.002, -0]));
+    expect(Object.is((body.embedding as Float32Array)[2], -0)).toBe(true);
+    expect(body.description).toBe('café ☕ "[1,2]"');
+    // Only a memory's own field is a vector; metadata keeps plain numbers.
+    expect(body.metadata).toEqual({ embedding: [1, 2], x: ["a"] });
+  });
+
+  it("finds the end of strings with escaped quotes and trailing backslashes", () => {
+    const text =
+      '{"memories":[{"description":"a \\"q\\" \\\\","embedding":[1.5]},{"description":"\\\\\\"","embedding":[2]}]}';
+    const body = parse(text) as Batch;
+    expect(body.memories.map((m) => m.embedding)).toEqual([asStored([1.5]), asStored([2])]);
+    expect(body.memories.map((m) => m.description)).toEqual(
+      (JSON.parse(text) as Batch).memories.map((m) => m.description),
+    );
+  });
+
+  it("leaves whole bodies it cannot read exactly to JSON.parse (the validators then word the problem)", () => {
+    const plain = [
+      '{"embedding":[]}',
+      '{"embedding":[1,"2"]}',
+      '{"embedding":[1,null]}',
+      '{"embedding":[1,[2]]}',
+      '{"embedding":[1,2,1e39]}',
+      '{"embedding":[1,2],"embedding":[3]}',
+      '{"embe\\u0064ding":[1,2]}',
+      '{"memories":[{"embedding":[1]}],"memories":[{"embedding":[2]}]}',
+      '{"memories":[5,{"embedding":[1,2]}]}',
+      '{"embedding":"AACAPw=="}',
+    ];
+    for (const text of plain) expect(parse(text)).toEqual(JSON.parse(text));
+    const batch = parse('{"memories":[{"embedding":[1]},{"embedding":[]},{"embedding":[1e999]}]}') as Batch;
+    expect(batch.memories.map((m) => m.embedding)).toEqual([[1], [], [Number.POSITIVE_INFINITY]]);
+  });
+
+  it("throws JSON.parse's SyntaxError for malformed JSON, also around a vector", () => {
+    for (const text of [
+      '{"embedding":[01]}',
+      '{"embedding":[1.]}',
+      '{"embedding":[1,2]',
+      '{"embedding":[1,2]]}',
+      "{",
+    ])
+      expect(() => parse(text)).toThrow(SyntaxError);
+  });
+});
