@@ -9,28 +9,12 @@
  * "latency at 10k has not regressed" check, against the paper preset (the default before issue 14).
  * `VARIANTS=windowed`: windowed against contextual relevance alone instead (ADR 0008).
  */
-import { resolve } from "node:path";
 import postgres from "postgres";
-import { composeSystem } from "../src/compose";
-import { loadConfig } from "../src/config";
-import { silentLogger } from "../src/lib/logger";
 import { retrieve } from "../src/memory/retrieve/retrieve";
-import { readLocomo } from "./lib/locomo";
+import { openLocomoLatency } from "./lib/locomo-latency";
 import { printTable, quantile } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
-const url = process.env.EVAL_DATABASE_URL;
-if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
-const { queries, fingerprint } = readLocomo(dir);
-const system = await composeSystem(
-  loadConfig({ DATABASE_URL: url, MEMSTREAM_DATA_DIR: "memory://", EMBEDDING_PROVIDER: "offline" }),
-  silentLogger,
-);
-const conv = process.env.CONV ?? "conv-43";
-const scale = Number(process.env.SCALE ?? 0);
-const source = `locomo-${fingerprint}-${system.providers.embedder.modelId}:`;
-const agent = scale > 0 ? `${source}scaled-${scale}` : `${source}${conv}`;
+const { url, queries, system, conv, scale, source, agent } = await openLocomoLatency();
 if (scale > 0) await buildScaled(agent, scale);
 const asked = queries.filter((q) => q.conversation_id === conv).slice(0, Number(process.env.N ?? 40));
 const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));

@@ -1,0 +1,130 @@
+/**
+ * The exact ranking statement alone, per relevance source, on the LoCoMo agents that
+ * `npm run eval:locomo` loaded (SCALE=4: the 11k copy bench/default-latency.ts builds):
+ * `EVAL_DATABASE_URL=… SCALE=4 nice npx tsx bench/relevance-sql.ts`.
+ * - default: interleaved statement timings (p50, p90) per variant, with retrieve()'s session settings.
+ * - `EXPLAIN=<variant>`: EXPLAIN (ANALYZE, BUFFERS) of that variant's statement for question `Q`.
+ * - `DUMP=file`: writes every variant's ranked ids and score components (full precision) for
+ *   the questions to `file`; `CHECK=file` compares them with an earlier dump and fails on any
+ *   difference (a rewrite of the relevance SQL must not change one bit of a ranking).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { PgDialect } from "drizzle-orm/pg-core";
+import pgvector from "pgvector";
+import postgres from "postgres";
+import { exactRankQuery } from "../src/memory/retrieve/exact-query";
+import { PRESETS } from "../src/memory/retrieve/presets";
+import type { RankParams } from "../src/memory/retrieve/ranking-sql";
+import type { RelevanceKind } from "../src/memory/retrieve/relevance";
+import { TIME_WINDOW_SLACK_S, timeWindow } from "../src/memory/retrieve/time-window";
+import { openLocomoLatency } from "./lib/locomo-latency";
+import { quantile } from "./lib/stats";
+
+const { url, queries, system, conv, agent } = await openLocomoLatency();
+const embedder = system.providers.embedder;
+await system.close();
+const asked = queries.filter((q) => q.conversation_id === conv).slice(0, Number(process.env.N ?? 20));
+const vectors = await embedder.embed(asked.map((q) => q.question));
+const db = postgres(url, { max: 1, onnotice: () => {} });
+const dialect = new PgDialect();
+
+const balanced = PRESETS.balanced;
+type Variant = { relevance: RelevanceKind; share: number; weights: RankParams["weights"]; time: boolean };
+const relOnly = { recency: 0, importance: 0, relevance: 1 };
+const ALL: Record<string, Variant> = {
+  paper: { relevance: "vector", share: 0.6, weights: PRESETS.paper.weights, time: false },
+  default: { relevance: "contextual", share: balanced.vectorShare, weights: balanced.weights, time: true },
+  lexical: { relevance: "lexical", share: 0.6, weights: relOnly, time: false },
+  hybrid: { relevance: "hybrid", share: 0.6, weights: relOnly, time: true },
+  contextual: { relevance: "contextual", share: 0.6, weights: relOnly, time: false },
+  windowed: { relevance: "windowed", share: 0.6, weights: relOnly, time: true },
+  windowedNoTime: { relevance: "windowed", share: 0.6, weights: relOnly, time: false },
+};
+const names = (process.env.VARIANTS ?? Object.keys(ALL).join(",")).split(",");
+
+function params(v: Variant, i: number, suffix = ""): RankParams {
+  const q = asked[i] as (typeof asked)[number];
+  const text = q.question + suffix;
+  const now = new Date(q.now);
+  const w = v.time ? timeWindow(text, now) : null;
+  return {
+    agentId: agent,
+    filters: {},
+    timeWindow: w
+      ? {
+          start: new Date((w.start - TIME_WINDOW_SLACK_S) * 1000),
+          end: new Date((w.end + TIME_WINDOW_SLACK_S) * 1000),
+        }
+      : null,
+    query: { vector: pgvector.toSql(vectors[i]), model: embedder.modelId, dimensions: 512 },
+    lexical: v.relevance === "vector" ? undefined : { kind: v.relevance, text, vectorShare: v.share },
+    now,
+    decay: v === ALL.paper ? 0.99 : balanced.decay,
+    recencyUnit: v === ALL.paper ? "hour" : "day",
+    weights: v.weights,
+    k: 10,
+    touch: false,
+  };
+}
+
+type Row = Record<string, unknown>;
+async function run(p: RankParams, prefix = ""): Promise<Row[]> {
+  const q = dialect.sqlToQuery(exactRankQuery(p));
+  return db.begin(async (tx) => {
+    await tx.unsafe(`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+      set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`);
+    return (await tx.unsafe(prefix + q.sql, q.params as never[])) as unknown as Row[];
+  }) as Promise<Row[]>;
+}
+
+const explain = process.env.EXPLAIN;
+if (explain) {
+  const v = ALL[explain] as Variant;
+  const rows = await run(
+    params(v, Number(process.env.Q ?? 0), process.env.SUFFIX ?? ""),
+    "EXPLAIN (ANALYZE, BUFFERS) ",
+  );
+  console.log(rows.map((r) => r["QUERY PLAN"]).join("\n"));
+} else if (process.env.DUMP || process.env.CHECK) {
+  const out: Record<string, unknown> = {};
+  for (const name of names)
+    for (const [i] of asked.entries())
+      for (const suffix of ["", " in May 2023"]) {
+        const rows = await run(params(ALL[name] as Variant, i, suffix));
+        out[`${name}|${i}|${suffix}`] = rows.map((r) => [
+          r.id,
+          String(r.score),
+          String(r.sRecency),
+          String(r.sImportance),
+          String(r.sRelevance),
+          String(r.candidates),
+        ]);
+      }
+  if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify(out));
+  if (process.env.CHECK) {
+    const before = JSON.parse(readFileSync(process.env.CHECK, "utf8")) as Record<string, unknown>;
+    let diff = 0;
+    for (const [key, rows] of Object.entries(out))
+      if (JSON.stringify(rows) !== JSON.stringify(before[key])) {
+        diff++;
+        if (diff <= 5) console.log("differs:", key, JSON.stringify(rows), JSON.stringify(before[key]));
+      }
+    console.log(`${Object.keys(out).length} rankings compared, ${diff} differ`);
+    if (diff > 0) process.exitCode = 1;
+  }
+} else {
+  const ms = new Map<string, number[]>(names.map((n) => [n, []]));
+  for (let round = 0; round < 2; round++)
+    for (const [i] of asked.entries())
+      for (const name of names) {
+        const t0 = performance.now();
+        await run(params(ALL[name] as Variant, i));
+        if (round > 0) ms.get(name)?.push(performance.now() - t0);
+      }
+  const paper = quantile(ms.get("paper") ?? [], 0.5);
+  for (const [name, xs] of ms)
+    console.log(
+      `${name.padEnd(16)} p50 ${quantile(xs, 0.5).toFixed(1).padStart(6)} ms  p90 ${quantile(xs, 0.9).toFixed(1).padStart(6)} ms  p50/paper ${(quantile(xs, 0.5) / paper).toFixed(2)}`,
+    );
+}
+await db.end();
