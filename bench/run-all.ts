@@ -1,7 +1,16 @@
-/** `npm run bench`: retrieval at scale, the load benchmark, then the enrichment pipeline (each also runs alone). */
+/**
+ * `npm run bench`: retrieval at scale (floor, exact, exact/floor, fast, recall@10 per dataset), batch
+ * writes over HTTP, the load benchmark, then the enrichment pipeline (each also runs alone). The
+ * writes run a quick configuration unless BENCH_WRITES_* says otherwise: 4,000 memories per
+ * figure, 512- and 1536-d, batches of 100 and 1,000, 1 and 4 clients, median of 3 (~2 minutes).
+ */
 import { spawnSync } from "node:child_process";
 
-for (const script of ["bench/retrieval.ts", "bench/load.ts", "bench/enrichment.ts"]) {
-  const r = spawnSync("npx", ["tsx", script, ...process.argv.slice(2)], { stdio: "inherit" });
+const quickWrites = { BENCH_WRITES_MEMORIES: "4000", BENCH_WRITES_REPEAT: "3" };
+for (const script of ["bench/retrieval.ts", "bench/writes.ts", "bench/load.ts", "bench/enrichment.ts"]) {
+  const r = spawnSync("npx", ["tsx", script, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...quickWrites, ...process.env },
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
