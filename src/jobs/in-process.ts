@@ -4,7 +4,8 @@ import type { QueueCount } from "../metrics";
 import { JOB_NAMES, type JobName, type JobRequest } from "./catalog";
 import type { JobSink } from "./sink";
 
-type Entry = JobRequest & { attempt: number; notBefore: number };
+/** `again`: enqueued once more while running; runs again after this run (see `enqueue`). */
+type Entry = JobRequest & { attempt: number; notBefore: number; again?: JobRequest };
 
 /** Runs one job attempt (1-based); throws to retry. */
 export type RunJob = (job: JobRequest, attempt: number) => Promise<unknown>;
@@ -24,8 +25,11 @@ export type InProcessQueue = JobSink & {
 
 /**
  * The zero-config queue (no Redis): the same jobs, ids and processors as BullMQ, in memory.
- * Same semantics where they matter: a job id already queued or running is not added twice,
- * failures retry with exponential backoff up to `attempts`, `UnrecoverableError` does not retry.
+ * Same semantics where they matter: a job id already queued is not added twice, failures retry
+ * with exponential backoff up to `attempts`, `UnrecoverableError` does not retry. One difference:
+ * a job id enqueued while it runs runs once more afterwards, where BullMQ drops the add. Why: a
+ * run may have read the database before the write that enqueued it (an outcome recorded while
+ * its consolidation finishes), and the sweep that re-finds such work comes minutes later.
  * Losing it on restart loses nothing: the rows stay pending and the sweep re-enqueues them.
  */
 export function createInProcessQueue(opts: {
@@ -62,13 +66,17 @@ export function createInProcessQueue(opts: {
     timer = Number.isFinite(wake) ? setTimeout(pump, wake - now) : null;
   }
 
+  /** A job done (or finally failed): gone, unless enqueued again while it ran. */
+  function settle(e: Entry) {
+    if (e.again) entries.set(e.id, { ...e.again, attempt: 0, notBefore: 0 });
+    else entries.delete(e.id);
+  }
+
   function execute(e: Entry, fn: RunJob) {
     running.add(e.id);
     e.attempt++;
     const p = fn(e, e.attempt)
-      .then(() => {
-        entries.delete(e.id);
-      })
+      .then(() => settle(e))
       .catch((err: unknown) => {
         const final = err instanceof UnrecoverableError || e.attempt >= opts.attempts(e.name);
         opts.logger.warn(final ? "job failed" : "job attempt failed", {
@@ -77,8 +85,10 @@ export function createInProcessQueue(opts: {
           attempt: e.attempt,
           error: err instanceof Error ? err.message : String(err),
         });
-        if (final) entries.delete(e.id);
-        else e.notBefore = Date.now() + opts.backoffMs * 2 ** (e.attempt - 1);
+        if (final) return settle(e);
+        // The retry reads the database afresh: it covers an `again` too.
+        e.again = undefined;
+        e.notBefore = Date.now() + opts.backoffMs * 2 ** (e.attempt - 1);
       })
       .finally(() => {
         running.delete(e.id);
@@ -92,7 +102,11 @@ export function createInProcessQueue(opts: {
   return {
     async enqueue(jobs) {
       if (closed) return;
-      for (const j of jobs) if (!entries.has(j.id)) entries.set(j.id, { ...j, attempt: 0, notBefore: 0 });
+      for (const j of jobs) {
+        const e = entries.get(j.id);
+        if (!e) entries.set(j.id, { ...j, attempt: 0, notBefore: 0 });
+        else if (running.has(j.id)) e.again = j;
+      }
       pump();
     },
     start(fn) {
