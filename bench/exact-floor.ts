@@ -61,15 +61,16 @@ const time = async (fn: () => Promise<unknown>) => {
 };
 const floor: number[] = [];
 const ex: number[] = [];
+const cands: number[] = [];
 for (let i = -2; i < queries.length; i++) {
   const q = queries[Math.max(0, i)] as number[];
   const f = await time(() => queryRows(db, floorSql(q)));
-  const e = await time(() => exact(q));
+  const e = await time(async () => cands.push((await exact(q)).candidates));
   if (i >= 0) floor.push(f) && ex.push(e);
 }
 const p50 = (xs: number[]) => quantile(xs, 0.5).toFixed(1);
 console.log(
-  `${a.db} ${agent} ${model}: floor p50 ${p50(floor)} ms, exact p50 ${p50(ex)} ms, ratio ${(quantile(ex, 0.5) / quantile(floor, 0.5)).toFixed(2)}`,
+  `${a.db} ${agent} ${model}: floor p50 ${p50(floor)} ms, exact p50 ${p50(ex)} ms, ratio ${(quantile(ex, 0.5) / quantile(floor, 0.5)).toFixed(2)}, candidates p50 ${quantile(cands, 0.5)} max ${Math.max(...cands)}`,
 );
 
 if (a.explain) {

@@ -14,12 +14,12 @@ type Answer = {
   memories: { description: string; status: { embedding: string }; scores: { relevance: number } }[];
 };
 
-async function observeThenAsk(t: TestSystem): Promise<Answer> {
+async function observeThenAsk(t: TestSystem, ranking: object = {}): Promise<Answer> {
   const agent = `/v1/agents/${encodeURIComponent(uniq("ryow"))}`;
   for (const description of [CI, COFFEE]) {
     expect((await t.call("POST", `${agent}/memories`, { description })).status).toBe(201);
   }
-  const res = await t.call("POST", `${agent}/retrieve`, { query: "why did the build break?" });
+  const res = await t.call("POST", `${agent}/retrieve`, { query: "why did the build break?", ...ranking });
   expect(res.status).toBe(200);
   return (await res.json()) as Answer;
 }
@@ -46,6 +46,14 @@ describe("read your own writes", () => {
     expect(memories.map((m) => m.scores.relevance)).toEqual([1, 0]);
     // Embedded for this ranking only: storing the vectors stays the pipeline's job.
     expect(memories.map((m) => m.status.embedding)).toEqual(["pending", "pending"]);
+  });
+
+  it("also with vector relevance, which ranks through the top-k statement", async () => {
+    // Not the paper preset: its min-max recency stretches the 5 ms between the two writes over
+    // [0, 1], a tie with relevance's 1 and 0 that the ids break.
+    const { memories } = await observeThenAsk(t, { relevance: "vector" });
+    expect(memories.map((m) => m.description)).toEqual([CI, COFFEE]);
+    expect(memories[0]?.scores.relevance).toBe(1);
   });
 
   it("with inline embedding turned off, neither has relevance and recency decides (the old rule)", async () => {

@@ -10,6 +10,7 @@ import { startTestSystem, type TestSystem } from "../support/system";
 
 // The threshold query must give exactly the full ranking (ids, scores, tie order), whatever
 // the data. Streams here are small, so the size gate is lowered to reach the threshold path.
+// Retrieve-time vectors of pending memories (read your own writes) count as in the full ranking.
 
 const NOW = "2026-01-10T12:00:00.000Z";
 const MODEL = uniq("topk-8d");
@@ -52,6 +53,13 @@ describe("exact ranking by threshold", () => {
     const agent = uniq("topk");
     await seedStream(agent);
     const db = t.system.database.db;
+    // Memories without a stored vector, as read-your-writes embeds them at retrieve time.
+    const unembedded = await queryRows<{ id: string }>(
+      db,
+      sql`SELECT id FROM memories m WHERE agent_id = ${agent} AND NOT EXISTS
+        (SELECT 1 FROM memory_embeddings e WHERE e.agent_id = m.agent_id AND e.memory_id = m.id) ORDER BY id LIMIT 4`,
+    );
+    expect(unembedded).toHaveLength(4);
     const run = (q: ReturnType<typeof sql>) =>
       db.transaction(async (tx) => {
         await tx.execute(
@@ -70,7 +78,14 @@ describe("exact ranking by threshold", () => {
     ]) {
       for (const k of [1, 10, 50]) {
         const query = Array.from({ length: 8 }, () => rnd() * 2 - 1);
+        // Every other ranking: two of them freshly embedded right next to the query.
+        const fresh = (compared % 2 === 0 ? unembedded.slice(0, 2) : []).map((m) => ({
+          id: m.id,
+          vector: pgvector.toSql(query.map((x) => x + 0.01)),
+          dimensions: 8,
+        }));
         const p: RankParams = {
+          fresh,
           agentId: agent,
           filters: {},
           query: { vector: pgvector.toSql(query), model: MODEL, dimensions: 8 },
@@ -81,8 +96,11 @@ describe("exact ranking by threshold", () => {
           touch: false,
         };
         const want = await run(fullRankQuery(p));
-        const got = await run(exactTopKQuery(p, 0));
+        const got = await run(exactTopKQuery(p, { minStream: 0 }));
         expect(got.map((r) => [r.id, r.score])).toEqual(want.map((r) => [r.id, r.score]));
+        if (fresh.length > 0 && weights.recency + weights.importance === 0 && k >= 10) {
+          expect(want.map((r) => r.id)).toEqual(expect.arrayContaining(fresh.map((f) => f.id)));
+        }
         expect(want).toHaveLength(k);
         compared++;
       }

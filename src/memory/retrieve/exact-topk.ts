@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
+import { freshSql } from "./relevance";
 
 /**
  * Slack for float rounding when a bound is compared with computed scores: a memory is left
@@ -35,17 +36,40 @@ export function topKApplies(p: RankParams): boolean {
  *    last_accessed_at, so its min/max are those of the endpoints).
  * 2. `blist`: the top memories by b (each importance level's most recent, including pending
  *    importance); b_M = the last one's b. Any memory outside the list has b ≤ b_M.
- * 3. kth = the k-th best exact score among the list and the most relevant memories: a lower
- *    bound of the true k-th score.
- * 4. A memory outside the list can reach the top k only if w_v·rel' + b_M ≥ kth: those (found in
- *    one pass over `d`) and the list are the candidates, scored exactly. A memory with no vector
- *    scores at most b_M; when b_M is not below kth the statement ranks every memory instead.
- * So only a few hundred memories are joined with `memories` instead of all of them.
+ * 3. kth0 = the k-th best exact score in the list (its vectors by primary key): a lower bound of
+ *    the true k-th score. A memory outside the list can reach the top k only if
+ *    w_v·rel' + b_M ≥ kth0: those are found in one pass over `d` (`over0`).
+ * 4. kth = the k-th best among the list and over0's most relevant: a tighter lower bound. The
+ *    candidates are the list and the memories of over0 with w_v·rel' + b_M ≥ kth, scored
+ *    exactly. A memory with no vector scores at most b_M; when b_M is not below kth the
+ *    statement ranks every memory instead.
+ * So only a few hundred memories are joined with `memories` instead of all of them, and the
+ * distances are read twice after the floor's pass: for their bounds and for over0. A top-N sort
+ * of every distance by relevance (the seeds before) cost more than both (docs/performance.md).
  */
-export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
+export function exactTopKQuery(
+  p: RankParams,
+  { minStream = MIN_STREAM }: { minStream?: number } = {},
+): SQL {
   const q = p.query;
   if (!q) throw new Error("exactTopKQuery needs a query vector");
   const agent = p.agentId;
+  const fresh = p.fresh ?? [];
+  const cosine = (embedding: SQL) => sql`1 - (${embedding} <=> ${q.vector}::vector)`;
+  // The agent's vectors of the query's model (stored ones, and `fresh`).
+  const stored = (memoryId: SQL) =>
+    sql`FROM memory_embeddings e WHERE e.agent_id = ${agent} AND e.memory_id = ${memoryId}
+      AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}`;
+  // Vectors embedded at retrieve time count for memories that still have none stored (as in fullRankQuery).
+  const freshRows =
+    fresh.length === 0
+      ? sql``
+      : sql`UNION ALL SELECT f.id, ${cosine(sql`f.embedding`)} FROM fresh f
+        WHERE NOT EXISTS (SELECT 1 ${stored(sql`f.id`)})`;
+  const freshRel = (memoryId: SQL) =>
+    fresh.length === 0
+      ? sql``
+      : sql`, (SELECT ${cosine(sql`f.embedding`)} FROM fresh f WHERE f.id = ${memoryId})`;
   const w = p.weights;
   const rec = (column: SQL) => recencyOf(p, column);
   const relScaled = (col: SQL) =>
@@ -53,14 +77,24 @@ export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
   const b = (recCol: SQL, impCol: SQL) =>
     sql`${w.recency}::float8 * CASE WHEN bnd.rhi > bnd.rlo THEN (${recCol} - bnd.rlo) / (bnd.rhi - bnd.rlo) ELSE 0.5 END
       + ${w.importance}::float8 * CASE WHEN ${impCol} IS NULL THEN 0.5 WHEN bnd.ihi > bnd.ilo THEN (${impCol} - bnd.ilo) / (bnd.ihi - bnd.ilo) ELSE 0.5 END`;
+  // Whether a memory of relevance `rel` outside the list can still reach a k-th score of `kth`.
+  const passes = (rel: SQL, kth: SQL) =>
+    sql`${w.relevance}::float8 * ${relScaled(rel)} + (SELECT b_m FROM bm) >= ${kth} - ${EPS}::float8`;
+  // The k-th best exact score among the rows of `cte` (id, rec, imp, rel); -Infinity if fewer.
+  const kthOf = (cte: string) =>
+    sql`coalesce((
+        SELECT ${b(sql.raw(`${cte}.rec`), sql.raw(`${cte}.imp`))} + ${w.relevance}::float8 * coalesce(${relScaled(sql.raw(`${cte}.rel`))}, 0)
+        FROM ${sql.raw(cte)} CROSS JOIN bnd
+        ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8)`;
   const level = (cond: SQL) =>
     sql`SELECT id, importance::float8 AS imp, ${rec(sql`last_accessed_at`)} AS rec FROM memories
         WHERE agent_id = ${agent} AND ${cond} ORDER BY last_accessed_at DESC LIMIT ${RECENT_IMPORTANT}`;
   return sql`
-    WITH d AS MATERIALIZED (
-      SELECT e.memory_id AS id, 1 - (e.embedding <=> ${q.vector}::vector) AS rel
+    WITH ${freshSql(fresh, "").cte} d AS MATERIALIZED (
+      SELECT e.memory_id AS id, ${cosine(sql`e.embedding`)} AS rel
       FROM memory_embeddings e
       WHERE e.agent_id = ${agent} AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
+      ${freshRows}
     ),
     -- One pass over the distances for both relevance bounds and the count.
     dagg AS MATERIALIZED (SELECT min(rel) AS vlo, max(rel) AS vhi, count(*) AS n FROM d),
@@ -85,40 +119,45 @@ export function exactTopKQuery(p: RankParams, minStream = MIN_STREAM): SQL {
     bm AS (
       SELECT CASE WHEN count(*) >= ${RECENT_IMPORTANT} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
     ),
-    -- The seeds with their relevance: the list (one hashed pass over the distances) and the most
-    -- relevant memories (one top-N pass). They stay candidates, so nothing is joined twice.
+    -- The list with its relevance, by primary-key lookups of its vectors (the same distance as
+    -- in d), and kth0: the k-th best exact score among it, a first lower bound of the true k-th.
+    bseed AS MATERIALIZED (
+      SELECT blist.id, blist.rec, blist.imp, coalesce(v.rel ${freshRel(sql`blist.id`)}) AS rel FROM blist
+      LEFT JOIN LATERAL (SELECT ${cosine(sql`e.embedding`)} AS rel ${stored(sql`blist.id`)} OFFSET 0) v ON true
+    ),
+    kth0 AS MATERIALIZED (SELECT ${kthOf("bseed")} AS kth),
+    -- Every memory outside the list that could beat kth0, in one pass over the distances. The
+    -- true k-th score is at least kth0, so whatever can still reach the top k is in here.
+    -- OFFSET 0: the bound is evaluated in the pass, not after a join.
+    over0 AS MATERIALIZED (
+      SELECT d.id, d.rel FROM d CROSS JOIN bnd
+      WHERE (SELECT big FROM g0) AND ${passes(sql`d.rel`, sql`(SELECT kth FROM kth0)`)}
+      OFFSET 0
+    ),
+    -- The seeds: the list and the most relevant of over0 (usually a few hundred rows to sort,
+    -- not the whole stream), whose scores raise the bound. They stay candidates.
     seed AS MATERIALIZED (
       SELECT s.id, s.rec, s.imp, s.rel FROM (
-        SELECT blist.id, blist.rec, blist.imp, d.rel FROM blist LEFT JOIN d ON d.id = blist.id
+        SELECT id, rec, imp, rel FROM bseed
         UNION
         SELECT m.id, ${rec(sql`m.last_accessed_at`)}, m.importance::float8, r.rel
-        FROM (SELECT id, rel FROM d WHERE (SELECT big FROM g0) ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
+        FROM (SELECT id, rel FROM over0 ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
         CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
           WHERE agent_id = ${agent} AND id = r.id OFFSET 0) m
       ) s
     ),
-    kth AS MATERIALIZED (
-      SELECT coalesce((
-        SELECT ${b(sql`seed.rec`, sql`seed.imp`)} + ${w.relevance}::float8 * coalesce(${relScaled(sql`seed.rel`)}, 0)
-        FROM seed CROSS JOIN bnd
-        ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8) AS kth
-    ),
+    kth AS MATERIALIZED (SELECT ${kthOf("seed")} AS kth),
     g AS MATERIALIZED (
       -- Small streams rank every memory: the lists would hold most of them anyway. CASE keeps
       -- the lists from being computed at all then (sub-selects run when first needed).
       SELECT CASE WHEN NOT (SELECT big FROM g0) THEN false
           ELSE (SELECT kth.kth > bm.b_m + ${EPS}::float8 FROM kth, bm) END AS certain
     ),
-    -- Memories outside the seeds that can still reach the top k, with their relevance (one pass).
-    -- OFFSET 0: the bound first, then the seeds are left out (the planner anti-joined all 100k first).
+    -- Memories outside the seeds that can still reach the top k, with their relevance.
     more AS MATERIALIZED (
-      SELECT x.id, x.rel FROM (
-        SELECT d.id, d.rel FROM d CROSS JOIN bnd
-        WHERE (SELECT certain FROM g)
-          AND ${w.relevance}::float8 * ${relScaled(sql`d.rel`)} + (SELECT b_m FROM bm) >= (SELECT kth FROM kth) - ${EPS}::float8
-        OFFSET 0
-      ) x
-      WHERE NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = x.id)
+      SELECT over0.id, over0.rel FROM over0 CROSS JOIN bnd
+      WHERE (SELECT certain FROM g) AND ${passes(sql`over0.rel`, sql`(SELECT kth FROM kth)`)}
+        AND NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = over0.id)
     ),
     cand AS MATERIALIZED (
       SELECT id, rec, imp, rel FROM seed WHERE (SELECT certain FROM g)
