@@ -47,10 +47,7 @@ export function topKApplies(p: RankParams): boolean {
  * distances are read twice after the floor's pass: for their bounds and for over0. A top-N sort
  * of every distance by relevance (the seeds before) cost more than both (docs/performance.md).
  */
-export function exactTopKQuery(
-  p: RankParams,
-  { minStream = MIN_STREAM }: { minStream?: number } = {},
-): SQL {
+export function exactTopKQuery(p: RankParams, { minStream = MIN_STREAM }: { minStream?: number } = {}): SQL {
   const q = p.query;
   if (!q) throw new Error("exactTopKQuery needs a query vector");
   const agent = p.agentId;
