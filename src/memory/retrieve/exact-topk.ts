@@ -14,8 +14,12 @@ const EPS = 1e-9;
  * random; 100 was no better than 300. Results are the same either way (the bound adapts).
  */
 const RECENT_IMPORTANT = 300;
-/** Below this many vectors every memory is ranked (the lists would cover most of the stream). */
-const MIN_STREAM = 30_000;
+/**
+ * Below this many vectors every memory is ranked: the lists (up to 11 × RECENT_IMPORTANT
+ * memories) could hold the whole stream. At 10k the threshold path answers in 2.1-2.4× the
+ * floor against 2.9-3.2× for ranking every memory (bench/exact-floor.ts, docs/performance.md).
+ */
+const MIN_STREAM = 3_300;
 /** Memories taken by relevance alone to seed the k-th score. */
 const MOST_RELEVANT = 100;
 
