@@ -29,6 +29,9 @@ const runs = async (agent: string) =>
     }
   ).runs;
 
+const runsDetail = async (agent: string) =>
+  ((await (await t.call("GET", `/v1/agents/${agent}/reflections/runs`)).json()) as { runs: unknown[] }).runs;
+
 it("LLM-scored observations trigger a reflection at the threshold, not before", async () => {
   const agent = uniq("auto-reflect");
   t.stub.scriptChatWhen(/most salient high-level questions/, [
@@ -64,7 +67,17 @@ it("LLM-scored observations trigger a reflection at the threshold, not before", 
       return r.length >= 2 ? r : null;
     },
     60_000,
-  );
+  ).catch(async (err: Error) => {
+    // Say why (a run failed? never started? which chat calls?): a timeout alone says nothing.
+    const chats = t.stub.requests
+      .filter((r) => r.path === "/v1/chat/completions")
+      .map((r) => JSON.stringify(r.body).slice(-120));
+    throw new Error(
+      `${err.message}\nruns: ${JSON.stringify(await runsDetail(agent))}\nmemories: ${JSON.stringify(
+        (await list(agent)).map((m) => [m.kind, m.status.importance]),
+      )}\nchat calls (${chats.length}): ${chats.join("\n  ")}`,
+    );
+  });
   const observations = new Set((await list(agent, "?kind=observation")).map((m) => m.id));
   for (const r of reflections) {
     expect(r.citations.length).toBeGreaterThan(0);
