@@ -12,7 +12,9 @@ export function candidateCtes(p: RankParams, extra: SQL = sql``): SQL {
   const filtered = and(...filterConditions(p.agentId, p.filters));
   const tw = timeWindowSql(p.timeWindow, filtered);
   const where = tw.cond ? and(filtered, tw.cond) : filtered;
-  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh);
+  // No filter and no window: the candidates are the agent's whole stream (relevance reads it by table).
+  const whole = !tw.cond && !Object.values(p.filters).some((v) => v !== undefined);
+  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh, whole);
   return sql`
     WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id ${extra},
