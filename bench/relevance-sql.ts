@@ -7,8 +7,14 @@
  * - `DUMP=file`: writes every variant's ranked ids and score components (full precision) for
  *   the questions to `file`; `CHECK=file` compares them with an earlier dump and fails on any
  *   difference (a rewrite of the relevance SQL must not change one bit of a ranking).
+ * - `BASE=<checkout>`: this checkout's statement against that one's (e.g. `git worktree add
+ *   ../base <commit>`, node_modules linked), paired per question and interleaved (ABBA): p50 per
+ *   side and the median of the per-pair ratios new/base with its quartiles. On a noisy machine
+ *   separate runs differ by ±20 %, pairs far less. Questions without and with " in May 2023".
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pgvector from "pgvector";
 import postgres from "postgres";
@@ -68,8 +74,8 @@ function params(v: Variant, i: number, suffix = ""): RankParams {
 }
 
 type Row = Record<string, unknown>;
-async function run(p: RankParams, prefix = ""): Promise<Row[]> {
-  const q = dialect.sqlToQuery(exactRankQuery(p));
+async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<Row[]> {
+  const q = dialect.sqlToQuery(build(p));
   return db.begin(async (tx) => {
     await tx.unsafe(`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
       set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`);
@@ -78,7 +84,43 @@ async function run(p: RankParams, prefix = ""): Promise<Row[]> {
 }
 
 const explain = process.env.EXPLAIN;
-if (explain) {
+if (process.env.BASE) {
+  // Against another checkout's statement builder, paired per question and interleaved (ABBA).
+  const { exactRankQuery: baseRankQuery } = (await import(
+    pathToFileURL(resolve(process.env.BASE, "src/memory/retrieve/exact-query.ts")).href
+  )) as { exactRankQuery: typeof exactRankQuery };
+  const cases: [string, string, string][] = [];
+  for (const name of names)
+    for (const suffix of ["", " in May 2023"]) cases.push([name, suffix, `${name}${suffix ? "+time" : ""}`]);
+  const ms = new Map<string, number[]>();
+  const ratios = new Map<string, number[]>();
+  const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
+  const ROUNDS = Number(process.env.ROUNDS ?? 4);
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i] of asked.entries())
+      for (const [name, suffix, label] of cases) {
+        const t: Record<string, number> = {};
+        const order = (round + i) % 2 === 0 ? ["base", "new"] : ["new", "base"];
+        for (const tag of order) {
+          const build = tag === "base" ? baseRankQuery : exactRankQuery;
+          const t0 = performance.now();
+          await run(params(ALL[name] as Variant, i, suffix), "", build);
+          t[tag] = performance.now() - t0;
+        }
+        if (round === 0) continue;
+        push(ms, `${label} base`, t.base as number);
+        push(ms, `${label} new`, t.new as number);
+        push(ratios, label, (t.new as number) / (t.base as number));
+      }
+  for (const [, , label] of cases) {
+    const b = quantile(ms.get(`${label} base`) ?? [], 0.5);
+    const n = quantile(ms.get(`${label} new`) ?? [], 0.5);
+    const r = ratios.get(label) ?? [];
+    console.log(
+      `${label.padEnd(22)} base p50 ${b.toFixed(1).padStart(6)}  new p50 ${n.toFixed(1).padStart(6)}  median pair ratio ${quantile(r, 0.5).toFixed(2)} (q25 ${quantile(r, 0.25).toFixed(2)}, q75 ${quantile(r, 0.75).toFixed(2)})`,
+    );
+  }
+} else if (explain) {
   const v = ALL[explain] as Variant;
   const rows = await run(
     params(v, Number(process.env.Q ?? 0), process.env.SUFFIX ?? ""),
