@@ -23,6 +23,10 @@ export const childEnv = (stub: Stub, env: Record<string, string>): NodeJS.Proces
   EMBEDDING_MODEL: "stub-embed",
   EMBEDDING_DIMENSIONS: "64",
   OPENAI_MAX_RETRIES: "0",
+  // The test database is shared by every test file: a system's sweep must not adopt another
+  // test's pending work (scored with this test's stub, it set off reflections that consumed this
+  // test's scripted replies). Tests of the sweep set their own, on a database of their own.
+  MEMSTREAM_SWEEP_AFTER_MS: "86400000",
   // Several workers may run at once across test files: no fixed metrics port.
   MEMSTREAM_WORKER_METRICS_PORT: "0",
   ...env,
