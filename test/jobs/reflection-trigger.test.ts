@@ -29,9 +29,6 @@ const runs = async (agent: string) =>
     }
   ).runs;
 
-const runsDetail = async (agent: string) =>
-  ((await (await t.call("GET", `/v1/agents/${agent}/reflections/runs`)).json()) as { runs: unknown[] }).runs;
-
 it("LLM-scored observations trigger a reflection at the threshold, not before", async () => {
   const agent = uniq("auto-reflect");
   t.stub.scriptChatWhen(/most salient high-level questions/, [
@@ -73,7 +70,7 @@ it("LLM-scored observations trigger a reflection at the threshold, not before", 
       .filter((r) => r.path === "/v1/chat/completions")
       .map((r) => JSON.stringify(r.body).slice(-120));
     throw new Error(
-      `${err.message}\nruns: ${JSON.stringify(await runsDetail(agent))}\nmemories: ${JSON.stringify(
+      `${err.message}\nruns: ${JSON.stringify(await runs(agent))}\nmemories: ${JSON.stringify(
         (await list(agent)).map((m) => [m.kind, m.status.importance]),
       )}\nchat calls (${chats.length}): ${chats.join("\n  ")}`,
     );

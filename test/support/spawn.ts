@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { TEST_DATABASE_URL } from "./env";
 import type { Stub } from "./stub-openai";
+import { testSystemEnv } from "./system";
 
 /** A real entry point (`src/server.ts`, `src/worker.ts`) running as a child process. */
 export type Spawned = {
@@ -16,17 +16,7 @@ export type Spawned = {
 /** Env for a child against the test database and this test's stub (the only fake). */
 export const childEnv = (stub: Stub, env: Record<string, string>): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH ?? "",
-  DATABASE_URL: TEST_DATABASE_URL,
-  OPENAI_BASE_URL: stub.url,
-  OPENAI_API_KEY: "test",
-  EMBEDDING_PROVIDER: "openai",
-  EMBEDDING_MODEL: "stub-embed",
-  EMBEDDING_DIMENSIONS: "64",
-  OPENAI_MAX_RETRIES: "0",
-  // The test database is shared by every test file: a system's sweep must not adopt another
-  // test's pending work (scored with this test's stub, it set off reflections that consumed this
-  // test's scripted replies). Tests of the sweep set their own, on a database of their own.
-  MEMSTREAM_SWEEP_AFTER_MS: "86400000",
+  ...testSystemEnv(stub.url),
   // Several workers may run at once across test files: no fixed metrics port.
   MEMSTREAM_WORKER_METRICS_PORT: "0",
   ...env,

@@ -1,6 +1,6 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions } from "../filters";
-import { type RankParams, recencyOf, timeWindowSql } from "./ranking-sql";
+import { narrowed, type RankParams, recencyOf, timeWindowSql } from "./ranking-sql";
 import { relevanceSql } from "./relevance";
 
 /**
@@ -13,8 +13,7 @@ export function candidateCtes(p: RankParams, extra: SQL = sql``): SQL {
   const tw = timeWindowSql(p.timeWindow, filtered);
   const where = tw.cond ? and(filtered, tw.cond) : filtered;
   // No filter and no window: the candidates are the agent's whole stream (relevance reads it by table).
-  const whole = !tw.cond && !Object.values(p.filters).some((v) => v !== undefined);
-  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh, whole);
+  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh, !narrowed(p));
   return sql`
     WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id ${extra},

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
+import { narrowed, type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
 import { freshSql } from "./relevance";
 
 /**
@@ -25,10 +25,9 @@ const MOST_RELEVANT = 100;
 
 /** Whether `exactTopKQuery` applies: vector relevance, no filters or time window, no negative weight. */
 export function topKApplies(p: RankParams): boolean {
-  const filtered = Object.values(p.filters).some((v) => v !== undefined) || Boolean(p.timeWindow);
   const w = p.weights;
   return (
-    p.query !== null && !p.lexical && !filtered && w.recency >= 0 && w.importance >= 0 && w.relevance >= 0
+    p.query !== null && !p.lexical && !narrowed(p) && w.recency >= 0 && w.importance >= 0 && w.relevance >= 0
   );
 }
 

@@ -61,6 +61,10 @@ export function maxRecencyUnits(decay: number): number {
 }
 const RECENCY_FLOOR_EXPONENT = 600;
 
+/** Whether filters or a time window narrow the candidates below the agent's whole stream. */
+export const narrowed = (p: Pick<RankParams, "filters" | "timeWindow">): boolean =>
+  Object.values(p.filters).some((v) => v !== undefined) || Boolean(p.timeWindow);
+
 /**
  * The time window as a `tw` CTE and a condition on `memories`: inside the window, or anywhere
  * when no memory passing `where` is inside (a question about a quiet week still gets an answer).

@@ -105,7 +105,15 @@ export function relevanceSql(
   const a = lexical.vectorShare ?? HYBRID_VECTOR_SHARE;
   const fieldWeight = lexical.kind === "windowed" ? CONTEXT_FIELD_WEIGHT : 0;
   const fused = sql`${f.cte}${lexHead(lexical.text)}
-    rel_base AS MATERIALIZED (${relBase(agentId, vector, where, fresh.length > 0, whole)}
+    rel_base AS MATERIALIZED (${
+      whole && vector
+        ? wholeStreamBase(agentId, vector, where, fresh.length > 0)
+        : sql`
+      SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
+        memories.created_at AS at, ${cosine} AS cos, ${lexicalColumns}
+      FROM memories ${embeddings}
+      WHERE ${where}`
+    }
     ),${bm25Ctes(basePostings, sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`, fieldWeight)}
     rel_raw AS (
       SELECT r.id, r.kind, r.last_accessed_at, r.importance, r.at, r.cos, coalesce(lex.score, 0) AS bm25
@@ -138,52 +146,25 @@ export function relevanceSql(
 }
 
 /**
- * `rel_base`: every candidate with what relevance needs, read in one scan of each table: the
- * cosine (the stored vector, else the fresh one), the document length (BM25's count and average
- * length) and, for memories matching the query, the postings of its words (ADR 0014, latency).
- * `whole` (the candidates are the agent's whole stream): each table is read by a subquery of its
- * own (OFFSET 0 keeps it one), joined on the id; joining the tables themselves carried every
- * candidate's tsvector, the last column of a wide row, through the join: the default statement at
- * 11k memories takes 0.91× the time (median of paired runs; docs/performance.md, run 7).
- * With filters or a time window the join comes first, so only the candidates' cosines are computed.
+ * `rel_base` when the candidates are the agent's whole stream (no filter, no time window): each
+ * table is read by a subquery of its own (OFFSET 0 keeps it one), joined on the id. Joining the
+ * tables themselves carried every candidate's tsvector, the last column of a wide row, through the
+ * join: the default statement at 11k memories takes 0.91× the time (median of paired runs;
+ * docs/performance.md). With filters or a time window the join comes first (relevanceSql), so
+ * only the candidates' cosines are computed. The cosine is the stored vector's, else the fresh one's.
  */
-function relBase(
-  agentId: string,
-  vector: QueryVector | null,
-  where: SQL | undefined,
-  fresh: boolean,
-  whole: boolean,
-): SQL {
-  const v = sql`length(memories.description_tsv) AS dl,
-          CASE WHEN memories.description_tsv @@ (SELECT q FROM lex_query) THEN ${queryPostings} END AS v`;
-  const freshJoin = (id: string) => (fresh ? sql.raw(`LEFT JOIN fresh ON fresh.id = ${id}`) : sql``);
-  const cos = (stored: SQL) =>
-    !vector
-      ? sql`NULL::float8`
-      : fresh
-        ? sql`coalesce(${stored}, 1 - (fresh.embedding <=> ${vector.vector}::vector))`
-        : stored;
-  if (!whole || !vector) {
-    const join = vector
-      ? sql`LEFT JOIN memory_embeddings e ON e.memory_id = memories.id AND e.model = ${vector.model}
-        AND e.dimensions = ${vector.dimensions} AND e.agent_id = ${agentId} ${freshJoin("memories.id")}`
-      : sql``;
-    return sql`
-      SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
-        memories.created_at AS at, ${cos(vector ? sql`1 - (e.embedding <=> ${vector.vector}::vector)` : sql``)} AS cos, ${v}
-      FROM memories ${join}
-      WHERE ${where}`;
-  }
+function wholeStreamBase(agentId: string, vector: QueryVector, where: SQL | undefined, fresh: boolean): SQL {
+  const cos = fresh ? sql`coalesce(e.cos, 1 - (fresh.embedding <=> ${vector.vector}::vector))` : sql`e.cos`;
   return sql`
-      SELECT m.id, m.kind, m.last_accessed_at, m.importance, m.at, ${cos(sql`e.cos`)} AS cos, m.dl, m.v
+      SELECT m.id, m.kind, m.last_accessed_at, m.importance, m.at, ${cos} AS cos, m.dl, m.v
       FROM (
         SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
-          memories.created_at AS at, ${v}
+          memories.created_at AS at, ${lexicalColumns}
         FROM memories WHERE ${where} OFFSET 0
       ) m LEFT JOIN (
         SELECT e.memory_id, 1 - (e.embedding <=> ${vector.vector}::vector) AS cos FROM memory_embeddings e
         WHERE e.agent_id = ${agentId} AND e.model = ${vector.model} AND e.dimensions = ${vector.dimensions} OFFSET 0
-      ) e ON e.memory_id = m.id ${freshJoin("m.id")}`;
+      ) e ON e.memory_id = m.id ${fresh ? sql`LEFT JOIN fresh ON fresh.id = m.id` : sql``}`;
 }
 
 /**
@@ -232,6 +213,10 @@ function lexHead(text: string): SQL {
  * cost (29 → 15 ms for 1,400 matching memories); same lexemes, same position counts.
  */
 const queryPostings = sql`ts_filter(setweight(setweight(memories.description_tsv, 'D'), 'A', (SELECT a FROM lex_terms_a)), '{a}')`;
+
+/** A candidate's tsvector length (BM25's count and average length) and, if it matches, the query's postings. */
+const lexicalColumns = sql`length(memories.description_tsv) AS dl,
+        CASE WHEN memories.description_tsv @@ (SELECT q FROM lex_query) THEN ${queryPostings} END AS v`;
 
 /** BM25's count and average length over the candidates, by a scan of their own (lexical only). */
 const lexStatsOf = (where: SQL | undefined) =>
