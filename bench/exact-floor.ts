@@ -5,6 +5,9 @@
  * Each round runs the floor (the same raw distance scan as bench/retrieval.ts) and then the exact
  * retrieve with the same query vector, so both see the same machine load; prints p50s and the ratio.
  * `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of both, run as the service runs them.
+ * `--lists 300,150`: instead, the threshold statement alone with each list size (exact-topk.ts's
+ * `listSize`), alternating in the same loop with the floor, in retrieve's session settings; prints
+ * p50 and ratio per size, the median per-query ratio to the first size, and fails if any ranking differs.
  */
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -12,6 +15,7 @@ import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
 import { noEnrichment, noReflection } from "../src/memory/deps";
 import { exactRankQuery } from "../src/memory/retrieve/exact-query";
+import { exactTopKQuery } from "../src/memory/retrieve/exact-topk";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { systemClock } from "../src/providers/types";
@@ -24,6 +28,7 @@ const { values: a } = parseArgs({
     model: { type: "string", default: "bench-clustered-512" },
     runs: { type: "string", default: "15" },
     explain: { type: "boolean", default: false },
+    lists: { type: "string" },
   },
 });
 const base = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
@@ -42,8 +47,9 @@ const stored = await queryRows<{ e: string }>(
 );
 const queries = stored.map((r) => (pgvector.fromSql(r.e) as number[]).map((x, i) => x + ((i % 7) - 3) / 10));
 const floorSql = (q: number[]) =>
+  // OFFSET 0, as in bench/retrieval.ts: flattened into min and max, the distance is computed twice.
   sql`SELECT min(d), max(d) FROM (SELECT embedding <=> ${pgvector.toSql(q)}::vector AS d
-      FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model}) s`;
+      FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model} OFFSET 0) s`;
 const deps = {
   db,
   clock: systemClock,
@@ -59,6 +65,68 @@ const time = async (fn: () => Promise<unknown>) => {
   await fn();
   return performance.now() - t0;
 };
+const paramsOf = (q: number[]): RankParams => ({
+  agentId: agent,
+  filters: {},
+  query: { vector: pgvector.toSql(q), model, dimensions: q.length },
+  now: new Date(),
+  decay: 0.99,
+  weights: { recency: 1, importance: 1, relevance: 1 },
+  k: 10,
+  touch: false,
+});
+
+if (a.lists) {
+  const sizes = a.lists.split(",").map(Number);
+  const ms = sizes.map(() => [] as number[]);
+  const ratios = sizes.map(() => [] as number[]);
+  const floors: number[] = [];
+  let differ = 0;
+  for (let i = -2; i < queries.length; i++) {
+    const q = queries[Math.max(0, i)] as number[];
+    const f = await time(() => queryRows(db, floorSql(q)));
+    const t: number[] = [];
+    const ids: string[] = [];
+    // One "now" for every size, so their rankings can be compared score for score.
+    const params = paramsOf(q);
+    // Alternate which size goes first, so neither always runs on a warmer cache.
+    const order = sizes.map((_, j) => j);
+    if (i % 2) order.reverse();
+    for (const j of order) {
+      t[j] = await time(async () => {
+        const rows = await db.transaction(async (tx) => {
+          await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+            set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`);
+          return queryRows<{ id: string; score: number }>(
+            tx,
+            exactTopKQuery(params, { listSize: sizes[j] as number }),
+          );
+        });
+        ids[j] = rows.map((r) => `${r.id}:${r.score}`).join(",");
+      });
+    }
+    if (ids.some((x) => x !== ids[0])) differ++;
+    if (i < 0) continue;
+    floors.push(f);
+    for (const j of sizes.keys()) {
+      ms[j]?.push(t[j] as number);
+      ratios[j]?.push((t[j] as number) / (t[0] as number));
+    }
+  }
+  for (const [j, size] of sizes.entries()) {
+    const r = ratios[j] ?? [];
+    console.log(
+      `list ${size}: p50 ${quantile(ms[j] ?? [], 0.5).toFixed(1)} ms, /floor ${(quantile(ms[j] ?? [], 0.5) / quantile(floors, 0.5)).toFixed(2)}, per-query ratio to list ${sizes[0]}: median ${quantile(r, 0.5).toFixed(3)} (q25 ${quantile(r, 0.25).toFixed(3)}, q75 ${quantile(r, 0.75).toFixed(3)})`,
+    );
+  }
+  console.log(
+    `floor p50 ${quantile(floors, 0.5).toFixed(1)} ms; rankings that differ between sizes: ${differ}`,
+  );
+  await database.close();
+  if (differ > 0) process.exit(1);
+  process.exit(0);
+}
+
 const floor: number[] = [];
 const ex: number[] = [];
 const cands: number[] = [];
@@ -75,16 +143,7 @@ console.log(
 
 if (a.explain) {
   const q = queries[0] as number[];
-  const params: RankParams = {
-    agentId: agent,
-    filters: {},
-    query: { vector: pgvector.toSql(q), model, dimensions: q.length },
-    now: new Date(),
-    decay: 0.99,
-    weights: { recency: 1, importance: 1, relevance: 1 },
-    k: 10,
-    touch: false,
-  };
+  const params = paramsOf(q);
   const explain = async (label: string, body: ReturnType<typeof sql>) => {
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('jit', 'off', true)`);

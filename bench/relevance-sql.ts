@@ -122,6 +122,8 @@ if (process.env.BASE) {
   }
 } else if (explain) {
   const v = ALL[explain] as Variant;
+  // Warm the connection first (catalog caches, the text search dictionary), as the service's are.
+  for (let i = 0; i < 3; i++) await run(params(v, Number(process.env.Q ?? 0), process.env.SUFFIX ?? ""));
   const rows = await run(
     params(v, Number(process.env.Q ?? 0), process.env.SUFFIX ?? ""),
     "EXPLAIN (ANALYZE, BUFFERS) ",

@@ -9,15 +9,18 @@ import { freshSql } from "./relevance";
 const EPS = 1e-9;
 
 /**
- * Memories in the recency + importance list. 300 against 1,000 at 100k (A/B, 9 queries, same
- * process): 1.39 vs 1.68× the floor on independent data, 1.40 vs 1.52 clustered, equal on
- * random; 100 was no better than 300. Results are the same either way (the bound adapts).
+ * Memories in the recency + importance list (and per importance level). 100 against 300, the
+ * threshold statement alone, paired per query (`bench/exact-floor.ts --lists 300,150,100`,
+ * 2026-11-25): 0.89-0.90× the time for a 10k agent, 0.85× for the 10k agent in the 130k table,
+ * 0.96-0.99× at 100k; 150 in between; 50 and 1,000 worse (looser bound, more candidates; or a
+ * longer list). Results are the same at every size (the bound adapts; the bench checks it).
  */
-const RECENT_IMPORTANT = 300;
+const RECENT_IMPORTANT = 100;
 /**
- * Below this many vectors every memory is ranked: the lists (up to 11 × RECENT_IMPORTANT
- * memories) could hold the whole stream. At 10k the threshold path answers in 2.1-2.4× the
- * floor against 2.9-3.2× for ranking every memory (bench/exact-floor.ts, docs/performance.md).
+ * Below this many vectors every memory is ranked. Measured when the lists held up to 11 × 300
+ * memories, which could be the whole stream below 3,300: at 10k the threshold path answered in
+ * 2.1-2.4× the floor against 2.9-3.2× for ranking every memory (bench/exact-floor.ts,
+ * docs/performance.md). Not re-measured for lists of 100.
  */
 const MIN_STREAM = 3_300;
 /** Memories taken by relevance alone to seed the k-th score. */
@@ -50,7 +53,10 @@ export function topKApplies(p: RankParams): boolean {
  * distances are read twice after the floor's pass: for their bounds and for over0. A top-N sort
  * of every distance by relevance (the seeds before) cost more than both (docs/performance.md).
  */
-export function exactTopKQuery(p: RankParams, { minStream = MIN_STREAM }: { minStream?: number } = {}): SQL {
+export function exactTopKQuery(
+  p: RankParams,
+  { minStream = MIN_STREAM, listSize = RECENT_IMPORTANT }: { minStream?: number; listSize?: number } = {},
+): SQL {
   const q = p.query;
   if (!q) throw new Error("exactTopKQuery needs a query vector");
   const agent = p.agentId;
@@ -88,7 +94,7 @@ export function exactTopKQuery(p: RankParams, { minStream = MIN_STREAM }: { minS
         ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8)`;
   const level = (cond: SQL) =>
     sql`SELECT id, importance::float8 AS imp, ${rec(sql`last_accessed_at`)} AS rec FROM memories
-        WHERE agent_id = ${agent} AND ${cond} ORDER BY last_accessed_at DESC LIMIT ${RECENT_IMPORTANT}`;
+        WHERE agent_id = ${agent} AND ${cond} ORDER BY last_accessed_at DESC LIMIT ${listSize}`;
   return sql`
     WITH ${freshSql(fresh, "").cte} d AS MATERIALIZED (
       SELECT e.memory_id AS id, ${cosine(sql`e.embedding`)} AS rel
@@ -114,10 +120,10 @@ export function exactTopKQuery(p: RankParams, { minStream = MIN_STREAM }: { minS
         UNION ALL (${level(sql`importance IS NULL`)})
       ) x CROSS JOIN bnd
       WHERE (SELECT big FROM g0)
-      ORDER BY b DESC LIMIT ${RECENT_IMPORTANT}
+      ORDER BY b DESC LIMIT ${listSize}
     ),
     bm AS (
-      SELECT CASE WHEN count(*) >= ${RECENT_IMPORTANT} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
+      SELECT CASE WHEN count(*) >= ${listSize} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
     ),
     -- The list with its relevance, by primary-key lookups of its vectors (the same distance as
     -- in d), and kth0: the k-th best exact score among it, a first lower bound of the true k-th.
