@@ -8,6 +8,11 @@
  * `--lists 300,150`: instead, the threshold statement alone with each list size (exact-topk.ts's
  * `listSize`), alternating in the same loop with the floor, in retrieve's session settings; prints
  * p50 and ratio per size, the median per-query ratio to the first size, and fails if any ranking differs.
+ * `--stages`: instead, where exact retrieve's time goes, each stage timed alone, interleaved query
+ * by query: the floor; the distances materialized with their bounds (the statement's first CTEs);
+ * the ranking statement alone; the same in a transaction with retrieve's session settings; the
+ * whole retrieve() (agent state read, statement building, rows to objects); and the statement's
+ * planning time (EXPLAIN (SUMMARY), no execution).
  */
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -16,8 +21,9 @@ import { openDatabase, queryRows } from "../src/db/client";
 import { noEnrichment, noReflection } from "../src/memory/deps";
 import { exactRankQuery } from "../src/memory/retrieve/exact-query";
 import { exactTopKQuery } from "../src/memory/retrieve/exact-topk";
+import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
-import { retrieve } from "../src/memory/retrieve/retrieve";
+import { retrieve, useExactScan } from "../src/memory/retrieve/retrieve";
 import { systemClock } from "../src/providers/types";
 import { quantile } from "./lib/stats";
 
@@ -29,6 +35,7 @@ const { values: a } = parseArgs({
     runs: { type: "string", default: "15" },
     explain: { type: "boolean", default: false },
     lists: { type: "string" },
+    stages: { type: "boolean", default: false },
   },
 });
 const base = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
@@ -65,13 +72,17 @@ const time = async (fn: () => Promise<unknown>) => {
   await fn();
   return performance.now() - t0;
 };
+// The ranking retrieve() uses for a vector-only request with no ranking fields: the default
+// preset's weights and decay, vector relevance (there is no query text).
+const ranking = PRESETS[DEFAULT_PRESET];
 const paramsOf = (q: number[]): RankParams => ({
   agentId: agent,
   filters: {},
   query: { vector: pgvector.toSql(q), model, dimensions: q.length },
   now: new Date(),
-  decay: 0.99,
-  weights: { recency: 1, importance: 1, relevance: 1 },
+  decay: ranking.decay,
+  recencyUnit: ranking.recencyUnit,
+  weights: ranking.weights,
   k: 10,
   touch: false,
 });
@@ -95,8 +106,7 @@ if (a.lists) {
     for (const j of order) {
       t[j] = await time(async () => {
         const rows = await db.transaction(async (tx) => {
-          await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
-            set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`);
+          await useExactScan(tx);
           return queryRows<{ id: string; score: number }>(
             tx,
             exactTopKQuery(params, { listSize: sizes[j] as number }),
@@ -124,6 +134,59 @@ if (a.lists) {
   );
   await database.close();
   if (differ > 0) process.exit(1);
+  process.exit(0);
+}
+
+if (a.stages) {
+  const distances = (q: number[]) =>
+    queryRows(
+      db,
+      sql`WITH d AS MATERIALIZED (SELECT e.memory_id AS id, 1 - (e.embedding <=> ${pgvector.toSql(q)}::vector) AS rel
+        FROM memory_embeddings e WHERE e.agent_id = ${agent} AND e.model = ${model} AND e.dimensions = ${q.length})
+        SELECT min(rel), max(rel), count(*) FROM d`,
+    );
+  const stages: [string, (q: number[]) => Promise<unknown>][] = [
+    ["floor (each distance once)", (q) => queryRows(db, floorSql(q))],
+    ["distances materialized + bounds", distances],
+    ["ranking statement alone", (q) => queryRows(db, exactRankQuery(paramsOf(q)))],
+    [
+      "statement in a transaction + settings",
+      (q) =>
+        db.transaction(async (tx) => {
+          await useExactScan(tx);
+          return queryRows(tx, exactRankQuery(paramsOf(q)));
+        }),
+    ],
+    ["retrieve()", exact],
+  ];
+  const ms = stages.map(() => [] as number[]);
+  const planning: number[] = [];
+  for (let i = -2; i < queries.length; i++) {
+    const q = queries[Math.max(0, i)] as number[];
+    for (const [j, [, run]] of stages.entries()) {
+      const t = await time(() => run(q));
+      if (i >= 0) ms[j]?.push(t);
+    }
+    const plan = await queryRows<{ "QUERY PLAN": string }>(
+      db,
+      sql`EXPLAIN (SUMMARY) ${exactRankQuery(paramsOf(q))}`,
+    );
+    const line = plan.map((r) => r["QUERY PLAN"]).find((l) => l.startsWith("Planning Time"));
+    if (i >= 0 && line) planning.push(Number(line.replace(/[^0-9.]/g, "")));
+  }
+  const floorP50 = quantile(ms[0] ?? [], 0.5);
+  let previous = 0;
+  for (const [j, [label]] of stages.entries()) {
+    const p = quantile(ms[j] ?? [], 0.5);
+    console.log(
+      `${label.padEnd(40)} p50 ${p.toFixed(1).padStart(6)} ms  ×floor ${(p / floorP50).toFixed(2)}  +${(p - previous).toFixed(1)} ms`,
+    );
+    previous = p;
+  }
+  console.log(
+    `${"planning the statement (of the above)".padEnd(40)} p50 ${quantile(planning, 0.5).toFixed(1).padStart(6)} ms`,
+  );
+  await database.close();
   process.exit(0);
 }
 

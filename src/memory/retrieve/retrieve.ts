@@ -251,7 +251,7 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
  *   by merge sorted every distance row by its text id (~10× the hash join).
  * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
  */
-async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
+export async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
   await tx.execute(
     sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
       set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
