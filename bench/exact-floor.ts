@@ -6,7 +6,7 @@
  * retrieve with the same query vector, so both see the same machine load; prints p50s and the ratio.
  * `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of both, run as the service runs them.
  * `--lists 300,150`: instead, the threshold statement alone with each list size (exact-topk.ts's
- * `listSize`), alternating in the same loop with the floor, in retrieve's session settings; prints
+ * `listSize`; `100/0` also sets its `minStream`, e.g. `100/0,100/1e9` = lists against ranking every memory), alternating in the same loop with the floor, in retrieve's session settings; prints
  * p50 and ratio per size, the median per-query ratio to the first size, and fails if any ranking differs.
  * `--stages`: instead, where exact retrieve's time goes, each stage timed alone, interleaved query
  * by query: the floor; the distances materialized with their bounds (the statement's first CTEs);
@@ -88,7 +88,8 @@ const paramsOf = (q: number[]): RankParams => ({
 });
 
 if (a.lists) {
-  const sizes = a.lists.split(",").map(Number);
+  const variants = a.lists.split(",").map((v) => v.split("/").map(Number) as [number, number?]);
+  const sizes = variants.map((v) => v.join("/"));
   const ms = sizes.map(() => [] as number[]);
   const ratios = sizes.map(() => [] as number[]);
   const floors: number[] = [];
@@ -109,7 +110,7 @@ if (a.lists) {
           await useExactScan(tx);
           return queryRows<{ id: string; score: number }>(
             tx,
-            exactTopKQuery(params, { listSize: sizes[j] as number }),
+            exactTopKQuery(params, { listSize: variants[j]?.[0], minStream: variants[j]?.[1] }),
           );
         });
         ids[j] = rows.map((r) => `${r.id}:${r.score}`).join(",");

@@ -3,6 +3,7 @@ import { type Db, queryRows } from "../../db/client";
 import type { Embedder } from "../../providers/types";
 import { FIELDS } from "../enrichment/fields";
 import { filterConditions, type MemoryFilters } from "../filters";
+import { MIN_STREAM } from "./exact-topk";
 import type { RankingChoice } from "./presets";
 
 /** A memory in the candidate set that has no vector yet, as retrieve may embed it inline. */
@@ -13,25 +14,36 @@ export type FreshVector = { id: string; vector: string; dimensions: number };
 
 /**
  * What retrieve needs to know about the agent before ranking, in one statement: its ranking
- * defaults (settings) and the newest `pendingMax` memories of the candidate set still waiting
- * for a vector (a partial index holds only pending memories, so this is cheap when there are none).
+ * defaults (settings), the newest `pendingMax` memories of the candidate set still waiting
+ * for a vector (a partial index holds only pending memories, so this is cheap when there are none),
+ * and whether its stream is below the threshold statement's size gate (an index count that
+ * stops at MIN_STREAM entries).
  */
 export async function readAgentState(
   db: Db,
   agentId: string,
   filters: MemoryFilters,
   pendingMax: number,
-): Promise<{ ranking: RankingChoice | null; pending: PendingMemory[] }> {
+): Promise<{ ranking: RankingChoice | null; pending: PendingMemory[]; smallStream: boolean }> {
   const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
-  const [row] = await queryRows<{ ranking: RankingChoice | null; pending: PendingMemory[] | null }>(
+  const [row] = await queryRows<{
+    ranking: RankingChoice | null;
+    pending: PendingMemory[] | null;
+    small: boolean;
+  }>(
     db,
     sql`SELECT (SELECT retrieval FROM agent_settings WHERE agent_id = ${agentId}) AS ranking,
+      (SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM} AS small,
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}
       ) p) AS pending`,
   );
-  return { ranking: row?.ranking ?? null, pending: pendingMax > 0 ? (row?.pending ?? []) : [] };
+  return {
+    ranking: row?.ranking ?? null,
+    pending: pendingMax > 0 ? (row?.pending ?? []) : [],
+    smallStream: row?.small ?? false,
+  };
 }
 
 /**

@@ -23,15 +23,27 @@ const RECENT_IMPORTANT = 100;
  * 2.1-2.4× the floor against 2.9-3.2× for ranking every memory (bench/exact-floor.ts,
  * docs/performance.md). Not re-measured for lists of 100.
  */
-const MIN_STREAM = 3_300;
+export const MIN_STREAM = 3_300;
 /** Memories taken by relevance alone to seed the k-th score. */
 const MOST_RELEVANT = 100;
 
-/** Whether `exactTopKQuery` applies: vector relevance, no filters or time window, no negative weight. */
+/**
+ * Whether `exactTopKQuery` applies: vector relevance, no filters or time window, no negative
+ * weight, and a stream not known to be below MIN_STREAM. A small stream (`p.smallStream`, from
+ * the agent-state read) would be ranked in full by the statement's own gate anyway; the full
+ * statement does that without planning the lists: 0.6 against 2.2 ms planning, 8.2 against 10.7 ms
+ * in all for a 1k agent (docs/performance.md).
+ */
 export function topKApplies(p: RankParams): boolean {
   const w = p.weights;
   return (
-    p.query !== null && !p.lexical && !narrowed(p) && w.recency >= 0 && w.importance >= 0 && w.relevance >= 0
+    p.query !== null &&
+    !p.lexical &&
+    !narrowed(p) &&
+    !p.smallStream &&
+    w.recency >= 0 &&
+    w.importance >= 0 &&
+    w.relevance >= 0
   );
 }
 

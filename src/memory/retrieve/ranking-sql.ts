@@ -38,6 +38,11 @@ export type RankParams = {
    * (`kinds` null = every kind no section lists), and each section keeps its own top `k`.
    */
   sections?: RankSection[];
+  /**
+   * The agent has fewer memories than the threshold statement's size gate (exact-topk.ts
+   * MIN_STREAM), as the agent-state read counted them: rank every memory directly.
+   */
+  smallStream?: boolean;
 };
 
 /** One section of a sectioned ranking: its kinds (null = the rest) and how many it keeps. */

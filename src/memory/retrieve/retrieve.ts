@@ -147,6 +147,7 @@ export async function retrieve(
     k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
     sections,
+    smallStream: agent.smallStream,
   };
   const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
   // Ranking and touch are two statements in one transaction: a statement that modifies data
