@@ -13,7 +13,12 @@
  * the ranking statement alone; the same in a transaction with retrieve's session settings; the
  * whole retrieve() (agent state read, statement building, rows to objects); and the statement's
  * planning time (EXPLAIN (SUMMARY), no execution).
+ * `--base <checkout>`: instead, this checkout's retrieve() against that one's (e.g. `git worktree
+ * add ../base <commit>`, node_modules linked), paired per query and alternating (ABBA), 2 rounds after
+ * a warm-up: p50 per side, the median of the per-pair ratios new/base, and rankings that differ.
  */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
@@ -36,6 +41,7 @@ const { values: a } = parseArgs({
     explain: { type: "boolean", default: false },
     lists: { type: "string" },
     stages: { type: "boolean", default: false },
+    base: { type: "string" },
   },
 });
 const base = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
@@ -136,6 +142,39 @@ if (a.lists) {
   await database.close();
   if (differ > 0) process.exit(1);
   process.exit(0);
+}
+
+if (a.base) {
+  const { retrieve: baseRetrieve } = (await import(
+    pathToFileURL(resolve(a.base, "src/memory/retrieve/retrieve.ts")).href
+  )) as { retrieve: typeof retrieve };
+  const ask = (f: typeof retrieve, q: number[]) =>
+    f(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });
+  const ms = { base: [] as number[], new: [] as number[] };
+  const ratios: number[] = [];
+  let differ = 0;
+  for (let round = 0; round < 3; round++)
+    for (const [i, q] of queries.entries()) {
+      const t = { base: 0, new: 0 };
+      const ids = { base: "", new: "" };
+      for (const tag of (round + i) % 2 ? (["base", "new"] as const) : (["new", "base"] as const)) {
+        const t0 = performance.now();
+        const r = await ask(tag === "base" ? baseRetrieve : retrieve, q);
+        t[tag] = performance.now() - t0;
+        // Scores to 1e-9: the two calls' "now" differ by milliseconds.
+        ids[tag] = r.memories.map((m) => `${m.id}:${m.score.toFixed(9)}`).join();
+      }
+      if (ids.base !== ids.new) differ++;
+      if (round === 0) continue;
+      ms.base.push(t.base);
+      ms.new.push(t.new);
+      ratios.push(t.new / t.base);
+    }
+  console.log(
+    `${a.db} ${agent} ${model}: base p50 ${quantile(ms.base, 0.5).toFixed(2)} ms, new p50 ${quantile(ms.new, 0.5).toFixed(2)} ms, median pair ratio ${quantile(ratios, 0.5).toFixed(3)} (q25 ${quantile(ratios, 0.25).toFixed(3)}, q75 ${quantile(ratios, 0.75).toFixed(3)}); rankings that differ: ${differ}`,
+  );
+  await database.close();
+  process.exit(differ > 0 ? 1 : 0);
 }
 
 if (a.stages) {
