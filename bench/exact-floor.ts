@@ -24,6 +24,7 @@ import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
 import { noEnrichment, noReflection } from "../src/memory/deps";
+import { readAgentState } from "../src/memory/retrieve/agent-state";
 import { exactRankQuery } from "../src/memory/retrieve/exact-query";
 import { exactTopKQuery } from "../src/memory/retrieve/exact-topk";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
@@ -70,8 +71,8 @@ const deps = {
   enrichment: noEnrichment,
   reflection: noReflection,
 };
-const exact = (q: number[]) =>
-  retrieve(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });
+const exact = (q: number[], rank = retrieve) =>
+  rank(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });
 
 const time = async (fn: () => Promise<unknown>) => {
   const t0 = performance.now();
@@ -79,8 +80,10 @@ const time = async (fn: () => Promise<unknown>) => {
   return performance.now() - t0;
 };
 // The ranking retrieve() uses for a vector-only request with no ranking fields: the default
-// preset's weights and decay, vector relevance (there is no query text).
+// preset's weights and decay, vector relevance (there is no query text), and the statement it
+// picks for the agent's stream size.
 const ranking = PRESETS[DEFAULT_PRESET];
+const { smallStream } = await readAgentState(db, agent, {}, 0);
 const paramsOf = (q: number[]): RankParams => ({
   agentId: agent,
   filters: {},
@@ -91,6 +94,7 @@ const paramsOf = (q: number[]): RankParams => ({
   weights: ranking.weights,
   k: 10,
   touch: false,
+  smallStream,
 });
 
 if (a.lists) {
@@ -140,16 +144,13 @@ if (a.lists) {
     `floor p50 ${quantile(floors, 0.5).toFixed(1)} ms; rankings that differ between sizes: ${differ}`,
   );
   await database.close();
-  if (differ > 0) process.exit(1);
-  process.exit(0);
+  process.exit(differ > 0 ? 1 : 0);
 }
 
 if (a.base) {
   const { retrieve: baseRetrieve } = (await import(
     pathToFileURL(resolve(a.base, "src/memory/retrieve/retrieve.ts")).href
   )) as { retrieve: typeof retrieve };
-  const ask = (f: typeof retrieve, q: number[]) =>
-    f(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });
   const ms = { base: [] as number[], new: [] as number[] };
   const ratios: number[] = [];
   let differ = 0;
@@ -159,7 +160,7 @@ if (a.base) {
       const ids = { base: "", new: "" };
       for (const tag of (round + i) % 2 ? (["base", "new"] as const) : (["new", "base"] as const)) {
         const t0 = performance.now();
-        const r = await ask(tag === "base" ? baseRetrieve : retrieve, q);
+        const r = await exact(q, tag === "base" ? baseRetrieve : retrieve);
         t[tag] = performance.now() - t0;
         // Scores to 1e-9: the two calls' "now" differ by milliseconds.
         ids[tag] = r.memories.map((m) => `${m.id}:${m.score.toFixed(9)}`).join();
@@ -249,7 +250,7 @@ if (a.explain) {
   const params = paramsOf(q);
   const explain = async (label: string, body: ReturnType<typeof sql>) => {
     const plan = await db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT set_config('jit', 'off', true)`);
+      await useExactScan(tx);
       return queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN (ANALYZE, BUFFERS) ${body}`);
     });
     console.log(

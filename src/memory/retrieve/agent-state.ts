@@ -17,13 +17,15 @@ export type FreshVector = { id: string; vector: string; dimensions: number };
  * defaults (settings), the newest `pendingMax` memories of the candidate set still waiting
  * for a vector (a partial index holds only pending memories, so this is cheap when there are none),
  * and whether its stream is below the threshold statement's size gate (an index count that
- * stops at MIN_STREAM entries).
+ * stops at MIN_STREAM entries; only when `countStream`: with filters or sections the threshold
+ * statement never applies, so the count would be wasted).
  */
 export async function readAgentState(
   db: Db,
   agentId: string,
   filters: MemoryFilters,
   pendingMax: number,
+  countStream = true,
 ): Promise<{ ranking: RankingChoice | null; pending: PendingMemory[]; smallStream: boolean }> {
   const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
   const [row] = await queryRows<{
@@ -33,7 +35,7 @@ export async function readAgentState(
   }>(
     db,
     sql`SELECT (SELECT retrieval FROM agent_settings WHERE agent_id = ${agentId}) AS ranking,
-      (SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM} AS small,
+      ${countStream ? sql`(SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM}` : sql`false`} AS small,
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}

@@ -19,7 +19,7 @@ import {
   resolveRanking,
   type Weights,
 } from "./presets";
-import type { RankParams, RankSection } from "./ranking-sql";
+import { narrowed, type RankParams, type RankSection } from "./ranking-sql";
 import type { LexicalQuery, RelevanceKind } from "./relevance";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
 import { touchMemories } from "./touch";
@@ -119,7 +119,14 @@ export async function retrieve(
     : input.kinds;
   const filters = { ...input.filters, kinds };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
-  const agent = await readAgentState(deps.db, agentId, filters, fresh.max);
+  // The stream's size only matters to the threshold statement, which ranks unfiltered, unsectioned requests.
+  const agent = await readAgentState(
+    deps.db,
+    agentId,
+    filters,
+    fresh.max,
+    !sections && !narrowed({ filters, timeWindow: null }),
+  );
   const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
   const lexical = lexicalQuery(input, ranking);
   // Lexical relevance never needs the query embedded, so the embedder is not called.
