@@ -54,7 +54,9 @@ export async function ensureDataset(
   const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
   try {
     await sql`CREATE TABLE IF NOT EXISTS bench_meta (key text PRIMARY KEY, done_at timestamptz NOT NULL DEFAULT now())`;
-    await sql.unsafe("SET maintenance_work_mem = '2GB'; SET max_parallel_maintenance_workers = 1");
+    // A 1M × 512-d HNSW graph is ~3 GB: past maintenance_work_mem pgvector builds on disk, far slower.
+    const mem = spec.size * spec.dims >= 500_000_000 ? "6GB" : "2GB";
+    await sql.unsafe(`SET maintenance_work_mem = '${mem}'; SET max_parallel_maintenance_workers = 1`);
     if (!(await done(sql, "memories"))) {
       const t0 = Date.now();
       await sql`TRUNCATE memories CASCADE`;

@@ -15,7 +15,8 @@ type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const args = process.argv.slice(2);
 const topAt = args.indexOf("--top");
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 30;
-const files = args.filter((a, i) => a !== "--top" && i !== topAt + 1);
+// Without --top, topAt + 1 is 0: the first file must not be taken for its value.
+const files = args.filter((_, i) => topAt < 0 || (i !== topAt && i !== topAt + 1));
 
 const byFunction = new Map<string, number>();
 const byPackage = new Map<string, number>();
