@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
 import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
+import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thresholds";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -88,6 +89,13 @@ const EnvSchema = z.object({
   MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING_MS: z.coerce.number().int().min(1).max(60_000).default(500),
+  /**
+   * `mode: fast` runs its threshold search only for streams of at least this many memories that
+   * hold at least MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors; others rank exactly
+   * (docs/adr/0020-threshold-retrieval.md).
+   */
+  MEMSTREAM_FAST_MIN_STREAM: z.coerce.number().int().min(0).default(FAST_DEFAULTS.minStream),
+  MEMSTREAM_FAST_MIN_SHARE: z.coerce.number().min(0).max(1).default(FAST_DEFAULTS.minShare),
   /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
   MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
@@ -132,7 +140,7 @@ export type Config = {
   jobs: JobsConfig;
   /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
   shutdownMs: number;
-  retrieval: { fresh: { max: number; timeoutMs: number } };
+  retrieval: { fresh: { max: number; timeoutMs: number }; fast: FastThresholds };
   mcp: { defaultAgentId: string | null };
 };
 
@@ -239,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,
     retrieval: {
       fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
+      fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
     },
     mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };

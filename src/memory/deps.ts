@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { Clock, Embedder } from "../providers/types";
+import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** A memory whose importance or embedding still has to be computed. */
 export type PendingWork = { memoryId: string; agentId: string; revision: number };
@@ -46,5 +47,5 @@ export type MemoryDeps = {
   /** Told of each recorded outcome; absent = consolidation waits for the sweep. */
   outcomes?: OutcomeScheduler;
   /** Retrieval tuning; defaults apply when absent. */
-  retrieval?: { fresh?: { max: number; timeoutMs: number } };
+  retrieval?: { fresh?: { max: number; timeoutMs: number }; fast?: FastThresholds };
 };

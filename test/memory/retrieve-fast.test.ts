@@ -16,8 +16,11 @@ const OTHER = uniq("plain-3d");
 const index: HnswIndex = { model: MODEL, dimensions: 3, storage: "vector" };
 
 let t: TestSystem;
+// Thresholds 0: these small streams exercise the threshold search itself (the service's default
+// ranks streams under 20,000 memories exactly; the last tests check that rule).
+const SEARCH_ALWAYS = { MEMSTREAM_FAST_MIN_STREAM: "0", MEMSTREAM_FAST_MIN_SHARE: "0" };
 beforeAll(async () => {
-  t = await startTestSystem();
+  t = await startTestSystem({ env: SEARCH_ALWAYS });
   const db = t.system.database.db;
   await db.execute(createHnswIndexSql(index, { m: 16, efConstruction: 64 }));
   forgetHnswIndexes(db);
@@ -41,8 +44,8 @@ async function seed(agent: string, items: Item[]): Promise<string[]> {
   return ((await res.json()) as { memories: { id: string }[] }).memories.map((m) => m.id);
 }
 
-async function retrieve(agent: string, body: object): Promise<{ status: number; body: Body }> {
-  const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+async function retrieve(agent: string, body: object, on = t): Promise<{ status: number; body: Body }> {
+  const res = await on.call("POST", `/v1/agents/${agent}/retrieve`, {
     now: NOW,
     touch: false,
     preset: "paper",
@@ -260,5 +263,52 @@ describe("retrieve: fast mode", () => {
     });
     for (const m of earlier.body.memories)
       expect(Date.parse(m.lastAccessedAt)).toBeGreaterThanOrEqual(Date.parse(NOW));
+  });
+
+  it("ranks exactly, and says so, a stream below MEMSTREAM_FAST_MIN_STREAM", async () => {
+    const small = await startTestSystem({ env: { ...SEARCH_ALWAYS, MEMSTREAM_FAST_MIN_STREAM: "50" } });
+    try {
+      const [below, atBound] = [uniq("fast-below"), uniq("fast-bound")];
+      await seed(
+        below,
+        items.slice(0, 40).map((i) => ({ ...i, vector: i.vector ?? [1, 0, 0] })),
+      );
+      await seed(
+        atBound,
+        items.slice(0, 50).map((i) => ({ ...i, vector: i.vector ?? [1, 0, 0] })),
+      );
+      const ask = { queryEmbedding: query, embeddingModel: MODEL, k: 5 };
+      const got = await retrieve(below, { ...ask, mode: "fast" }, small);
+      expect(got.status).toBe(200);
+      expect(got.body.mode).toBe("exact");
+      const exact = await retrieve(below, { ...ask, mode: "exact" }, small);
+      expect(got.body.memories).toEqual(exact.body.memories);
+      // 50 vectors of the model: the search runs.
+      expect((await retrieve(atBound, { ...ask, mode: "fast" }, small)).body.mode).toBe("fast");
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("ranks exactly a stream holding less than MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors", async () => {
+    const shared = await startTestSystem({ env: { ...SEARCH_ALWAYS, MEMSTREAM_FAST_MIN_SHARE: "0.5" } });
+    try {
+      // A model of this test's own: its index, built after the writes, counts 30 + 10 vectors.
+      const model = uniq("fast-share");
+      const own: HnswIndex = { model, dimensions: 3, storage: "vector" };
+      const [big, little] = [uniq("fast-big"), uniq("fast-little")];
+      const vectors = (n: number) =>
+        items.slice(0, n).map((i, j) => ({ ...i, vector: [Math.cos(j), Math.sin(j), 0.5], model }));
+      await seed(big, vectors(30));
+      await seed(little, vectors(10));
+      const db = shared.system.database.db;
+      await db.execute(createHnswIndexSql(own, { m: 16, efConstruction: 64 }));
+      forgetHnswIndexes(db);
+      const ask = { queryEmbedding: query, embeddingModel: model, k: 5, mode: "fast" };
+      expect((await retrieve(big, ask, shared)).body.mode).toBe("fast");
+      expect((await retrieve(little, ask, shared)).body.mode).toBe("exact");
+    } finally {
+      await shared.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
 import { fastRank, useIndexPaths } from "./fast-query";
+import { FAST_DEFAULTS } from "./fast-thresholds";
 import { chooseMode, type RetrieveMode } from "./mode";
 import {
   type PresetName,
@@ -156,7 +157,12 @@ export async function retrieve(
     sections,
     smallStream: agent.smallStream,
   };
-  const choice = await chooseMode(deps.db, params, input.mode ?? RETRIEVE_DEFAULTS.mode);
+  const choice = await chooseMode(
+    deps.db,
+    params,
+    input.mode ?? RETRIEVE_DEFAULTS.mode,
+    deps.retrieval?.fast ?? FAST_DEFAULTS,
+  );
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   let mode = choice.mode;

@@ -71,7 +71,8 @@ const RetrieveBody = z
     touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
-      description: "exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks",
+      description:
+        "exact ranks every memory by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly; auto ranks exactly. The response's mode says which ran",
     }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
