@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
 import type { MiddlewareHandler } from "hono";
 import { LIMITS } from "../memory/limits";
 import type { AppEnv } from "./env";
@@ -5,12 +7,68 @@ import type { AppEnv } from "./env";
 /**
  * Route middleware: the JSON validator's `c.req.json()` reads the body with `parseMemoriesJson`.
  * Lazy, so a request the validator does not parse as JSON is untouched; a malformed body throws
- * from `JSON.parse` as before (the validator's 400).
+ * from `JSON.parse` as before (the validator's 400). Served by @hono/node-server with a stated
+ * length, the body is read from Node's request straight into one buffer of that length and
+ * scanned as it arrives (`readScanning`); otherwise (chunked uploads, in-process `app.request`)
+ * it is read whole first.
  */
 export const memoriesJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.req.json = async <T>() => parseMemoriesJson(new Uint8Array(await c.req.arrayBuffer())) as T;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const length = Number(c.req.header("content-length"));
+  const direct =
+    incoming instanceof Readable &&
+    !incoming.readableDidRead &&
+    Number.isSafeInteger(length) &&
+    length > 0 &&
+    c.req.header("transfer-encoding") === undefined;
+  let body: Promise<unknown> | undefined;
+  c.req.json = <T>() => {
+    body ??= direct
+      ? readScanning(incoming, length)
+      : c.req.arrayBuffer().then((b) => parseMemoriesJson(new Uint8Array(b)));
+    return body as Promise<T>;
+  };
   await next();
 };
+
+/**
+ * Reads `length` bytes of a request into one buffer, feeding each chunk to a VectorScanner, and
+ * parses them. Node's HTTP parser delivers at most Content-Length bytes (the body limit checked
+ * that length before), and a request that ends short or breaks off rejects.
+ */
+function readScanning(incoming: IncomingMessage, length: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const buffer = Buffer.allocUnsafe(length);
+    const scanner = new VectorScanner();
+    let received = 0;
+    let done = false;
+    const settle = (f: () => void) => {
+      if (done) return;
+      done = true;
+      incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      f();
+    };
+    const onData = (chunk: Buffer) => {
+      if (received + chunk.length > length) return settle(() => reject(new Error("body longer than stated")));
+      chunk.copy(buffer, received);
+      received += chunk.length;
+      if (received < length) scanner.feed(buffer, received);
+    };
+    const onEnd = () =>
+      settle(() => {
+        if (received !== length) return reject(new Error(`body ended at ${received} of ${length} bytes`));
+        try {
+          resolve(parseScanned(scanner, buffer));
+        } catch (err) {
+          reject(err);
+        }
+      });
+    const onError = (err: Error) => settle(() => reject(err));
+    // A client that sent the whole body and then closed still gets its answer's chance ('end' first).
+    const onClose = () => (incoming.readableEnded ? onEnd() : onError(new Error("request closed")));
+    incoming.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
+}
 
 /**
  * Parses a `POST /memories` body as `JSON.parse` would, except that each memory's `embedding`
@@ -31,7 +89,12 @@ export const memoriesJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
  * errors and their messages are the validators' as before.
  */
 export function parseMemoriesJson(bytes: Uint8Array): unknown {
-  const fast = scan(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return parseScanned(new VectorScanner(), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/** The body from a scanner fed some prefix of `bytes` (or none), as `parseMemoriesJson` gives it. */
+export function parseScanned(scanner: VectorScanner, bytes: Buffer): unknown {
+  const fast = scanner.finish(bytes, bytes.length);
   if (!fast) return JSON.parse(decoder.decode(bytes));
   const body = JSON.parse(fast.text) as Record<string, unknown> & { memories?: Record<string, unknown>[] };
   for (const [memory, vector] of fast.vectors) {
@@ -53,66 +116,103 @@ const MEMORY = 2;
 const OTHER = 3;
 type Frame = { object: boolean; role: number; key: Uint8Array | null; seen: number };
 
-/** The body with its embedding arrays replaced, and the vectors by memory index (-1: the body). */
-function scan(b: Buffer): { text: string; vectors: [number, Float32Array][] } | null {
-  const stack: Frame[] = [];
-  const parts: string[] = [];
-  const vectors: [number, Float32Array][] = [];
-  let from = 0;
-  let memories = 0;
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i] as number;
-    const top = stack[stack.length - 1];
-    // `memories` holding anything but objects: leave it to the validator (and keep indexes simple).
-    if (top?.role === LIST && c !== 0x7b && c !== 0x2c && c !== 0x5d && !isBlank(c)) return null;
-    if (c === Q) {
-      const start = i;
-      // The closing quote: the next one not escaped (an odd run of backslashes before it).
-      // Found by the native search: base64 vectors are 8 KB strings.
-      for (;;) {
-        i = b.indexOf(Q, i + 1);
-        if (i < 0) return null;
-        let k = i - 1;
-        while (b[k] === BACKSLASH) k--;
-        if ((i - 1 - k) % 2 === 0) break;
-      }
-      // A key: the next non-blank byte is a colon.
-      let j = i + 1;
-      while (j < b.length && isBlank(b[j] as number)) j++;
-      if (top?.object && b[j] === 0x3a) {
-        top.key = b.subarray(start, i + 1);
-        if (top.key.includes(BACKSLASH)) return null; // "embe\u0064ding" is the same key to JSON.parse
-        const bit = same(top.key, EMBEDDING) ? 1 : same(top.key, MEMORIES) ? 2 : 0;
-        if (bit && top.seen & bit) return null; // a duplicated key: JSON.parse keeps the last
-        top.seen |= bit;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      const parent = top?.role;
-      const key = top?.object ? top.key : null;
-      if (c === 0x5b && key && (parent === ROOT || parent === MEMORY) && same(key, EMBEDDING)) {
-        const read = readVector(b, i);
-        if (!read) return null;
-        parts.push(decoder.decode(b.subarray(from, i)), "0");
-        vectors.push([parent === ROOT ? -1 : memories - 1, read.vector]);
-        from = read.end;
-        i = read.end - 1;
-        continue;
-      }
-      let role = OTHER;
-      if (!top) role = c === 0x7b ? ROOT : OTHER;
-      else if (c === 0x5b && parent === ROOT && key && same(key, MEMORIES)) role = LIST;
-      else if (c === 0x7b && parent === LIST) {
-        role = MEMORY;
-        memories++;
-      }
-      stack.push({ object: c === 0x7b, role, key: null, seen: 0 });
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
-    }
+/**
+ * Reads a body's bytes as they arrive: `feed(buffer, received)` scans up to `received` (the bytes
+ * before it never change again) and stops before a string or vector that is not complete yet,
+ * to resume there on the next call; `finish(buffer, length)` ends the scan. The result is the
+ * body with its embedding arrays replaced by `0` and the vectors by memory index (-1: the body),
+ * or null when the body is to be left to `JSON.parse` (see parseMemoriesJson).
+ * Why incremental: a batch of 1,000 × 1,536-d vectors is 30 MB of text; scanned while it is still
+ * arriving, most of the scan overlaps the transfer instead of following it.
+ */
+export class VectorScanner {
+  private readonly stack: Frame[] = [];
+  private readonly parts: string[] = [];
+  private readonly vectors: [number, Float32Array][] = [];
+  private from = 0;
+  private memories = 0;
+  private at = 0;
+  private failed = false;
+
+  /** Scans `buffer[0, received)`; false once the body is known to be left to `JSON.parse`. */
+  feed(buffer: Buffer, received: number): boolean {
+    if (!this.failed && this.scan(buffer.subarray(0, received), false) === false) this.failed = true;
+    return !this.failed;
   }
-  if (vectors.length === 0) return null;
-  parts.push(decoder.decode(b.subarray(from)));
-  return { text: parts.join(""), vectors };
+
+  finish(buffer: Buffer, length: number): { text: string; vectors: [number, Float32Array][] } | null {
+    const b = buffer.subarray(0, length);
+    if (this.failed || this.scan(b, true) === false || this.vectors.length === 0) return null;
+    if (this.stack.length > 0) return null; // unbalanced: JSON.parse words it
+    this.parts.push(decoder.decode(b.subarray(this.from)));
+    return { text: this.parts.join(""), vectors: this.vectors };
+  }
+
+  /** Scans from `this.at` to the end of `b`; false: give up; true: scanned or paused. */
+  private scan(b: Buffer, final: boolean): boolean {
+    const { stack, parts, vectors } = this;
+    for (let i = this.at; i < b.length; i++) {
+      const c = b[i] as number;
+      const top = stack[stack.length - 1];
+      // `memories` holding anything but objects: leave it to the validator (and keep indexes simple).
+      if (top?.role === LIST && c !== 0x7b && c !== 0x2c && c !== 0x5d && !isBlank(c)) return false;
+      if (c === Q) {
+        const start = i;
+        // The closing quote: the next one not escaped (an odd run of backslashes before it).
+        // Found by the native search: base64 vectors are 8 KB strings.
+        for (;;) {
+          i = b.indexOf(Q, i + 1);
+          if (i < 0) return this.pause(start, final);
+          let k = i - 1;
+          while (b[k] === BACKSLASH) k--;
+          if ((i - 1 - k) % 2 === 0) break;
+        }
+        // A key: the next non-blank byte is a colon.
+        let j = i + 1;
+        while (j < b.length && isBlank(b[j] as number)) j++;
+        if (j === b.length && !final) return this.pause(start, final);
+        if (top?.object && b[j] === 0x3a) {
+          top.key = b.subarray(start, i + 1);
+          if (top.key.includes(BACKSLASH)) return false; // "embe\u0064ding" is the same key to JSON.parse
+          const bit = same(top.key, EMBEDDING) ? 1 : same(top.key, MEMORIES) ? 2 : 0;
+          if (bit && top.seen & bit) return false; // a duplicated key: JSON.parse keeps the last
+          top.seen |= bit;
+        }
+      } else if (c === 0x7b || c === 0x5b) {
+        const parent = top?.role;
+        const key = top?.object ? top.key : null;
+        if (c === 0x5b && key && (parent === ROOT || parent === MEMORY) && same(key, EMBEDDING)) {
+          // A vector's first `]` ends it; until that has arrived, wait for more.
+          if (!final && b.indexOf(0x5d, i) < 0) return this.pause(i, final);
+          const read = readVector(b, i);
+          if (!read) return false;
+          parts.push(decoder.decode(b.subarray(this.from, i)), "0");
+          vectors.push([parent === ROOT ? -1 : this.memories - 1, read.vector]);
+          this.from = read.end;
+          i = read.end - 1;
+          continue;
+        }
+        let role = OTHER;
+        if (!top) role = c === 0x7b ? ROOT : OTHER;
+        else if (c === 0x5b && parent === ROOT && key && same(key, MEMORIES)) role = LIST;
+        else if (c === 0x7b && parent === LIST) {
+          role = MEMORY;
+          this.memories++;
+        }
+        stack.push({ object: c === 0x7b, role, key: null, seen: 0 });
+      } else if (c === 0x7d || c === 0x5d) {
+        stack.pop();
+      }
+    }
+    this.at = b.length;
+    return true;
+  }
+
+  /** Stops before the token at `at` until more has arrived; at the end, gives up (malformed). */
+  private pause(at: number, final: boolean): boolean {
+    this.at = at;
+    return !final;
+  }
 }
 
 const scratch = new Float32Array(LIMITS.maxDimensions);

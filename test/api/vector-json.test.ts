@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseMemoriesJson } from "../../src/api/vector-json";
+import { parseMemoriesJson, parseScanned, VectorScanner } from "../../src/api/vector-json";
 
 const parse = (text: string) => parseMemoriesJson(Buffer.from(text)) as Record<string, unknown>;
 type Batch = { memories: Record<string, unknown>[] };
@@ -97,5 +97,55 @@ describe("parseMemoriesJson", () => {
       "{",
     ])
       expect(() => parse(text)).toThrow(SyntaxError);
+  });
+
+  it("reads a body fed in pieces as it arrives exactly as the whole, wherever the pieces are cut", () => {
+    const vectors = Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 40 }, () => Number((random() * 2 - 1).toPrecision(1 + (i % 17)))),
+    );
+    const bodies = [
+      JSON.stringify({
+        memories: vectors.map((embedding, i) => ({
+          description: `m ${i} "quoted" \\ [1,2] {x}`,
+          embedding,
+          metadata: { embedding: [1, 2], note: "a\\" },
+        })),
+      }).replace(/,/g, " , "),
+      '{"description":"caf\\u00e9","embedding":[0.5, -2e-3, -0, 1E+2]}',
+      '{"memories":[{"embedding":[1]},{"embedding":[]}]}',
+      '{"embe\\u0064ding":[1,2]}',
+      '{"embedding":[1,2],"embedding":[3]}',
+      '{"embedding":[1,2]',
+      '{"embedding":[1.]}',
+      '{"memories":[{"description":"x","embedding":"AACAPw=="}]}',
+    ];
+    const outcome = (f: () => unknown) => {
+      try {
+        return f();
+      } catch (err) {
+        return (err as Error).name;
+      }
+    };
+    for (const text of bodies) {
+      const bytes = Buffer.from(text);
+      const whole = outcome(() => parseMemoriesJson(bytes));
+      // Every single cut for short bodies; 60 random sets of cuts for the long one.
+      const cutSets =
+        bytes.length < 200
+          ? Array.from({ length: bytes.length }, (_, i) => [i])
+          : Array.from({ length: 60 }, () =>
+              Array.from({ length: 1 + Math.floor(random() * 30) }, () =>
+                Math.floor(random() * bytes.length),
+              ).sort((a, b) => a - b),
+            );
+      for (const cuts of cutSets) {
+        const scanner = new VectorScanner();
+        for (const cut of cuts) scanner.feed(bytes, cut);
+        expect(
+          outcome(() => parseScanned(scanner, bytes)),
+          `${text.slice(0, 40)} cut at ${cuts}`,
+        ).toEqual(whole);
+      }
+    }
   });
 });
