@@ -583,7 +583,7 @@ export interface components {
             touch?: boolean;
             kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
-             * @description exact ranks every memory; fast ranks index-chosen candidates (large streams); auto picks
+             * @description exact ranks every memory by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly; auto ranks exactly. The response's mode says which ran
              * @default auto
              * @enum {string}
              */
