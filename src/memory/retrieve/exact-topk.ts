@@ -145,12 +145,30 @@ export function exactTopKQuery(
       LEFT JOIN LATERAL (SELECT ${cosine(sql`e.embedding`)} AS rel ${stored(sql`blist.id`)} OFFSET 0) v ON true
     ),
     kth0 AS MATERIALIZED (SELECT ${kthOf("bseed")} AS kth),
-    -- Every memory outside the list that could beat kth0, in one pass over the distances. The
-    -- true k-th score is at least kth0, so whatever can still reach the top k is in here.
-    -- OFFSET 0: the bound is evaluated in the pass, not after a join.
+    -- The test passes(rel, kth0) solved for rel once: w_v·rel' + b_M ≥ kth0 − ε holds where
+    -- rel ≥ this cut. Loosened by far more than the rounding of either form (1e-9 of the scores'
+    -- magnitude, in relevance units), so it lets a few more memories through, never fewer; the
+    -- tests after it are the exact ones.
+    cut0 AS MATERIALIZED (
+      SELECT CASE
+          WHEN kth0.kth = '-Infinity'::float8 THEN '-Infinity'::float8
+          WHEN bm.b_m = '-Infinity'::float8 THEN 'Infinity'::float8
+          -- A NaN cosine (a zero vector) makes every scaled relevance NaN, which passes.
+          WHEN bnd.vhi = 'NaN'::float8 OR bnd.vlo = 'NaN'::float8 THEN '-Infinity'::float8
+          WHEN ${w.relevance}::float8 > 0 AND bnd.vhi > bnd.vlo
+            THEN bnd.vlo + (kth0.kth - ${EPS}::float8 - bm.b_m) * (bnd.vhi - bnd.vlo) / ${w.relevance}::float8
+              - 1e-9 * (bnd.vhi - bnd.vlo) * (1 + abs(kth0.kth) + abs(bm.b_m)) / ${w.relevance}::float8 - 1e-12
+          -- Relevance scales to 0.5 for all, or does not count: the test is the same for every memory.
+          WHEN ${w.relevance}::float8 * 0.5 + bm.b_m >= kth0.kth - ${EPS}::float8 THEN '-Infinity'::float8
+          ELSE 'Infinity'::float8 END AS rel
+      FROM kth0, bm, bnd
+    ),
+    -- Every memory outside the list that could beat kth0, in one pass over the distances (one
+    -- comparison each). The true k-th score is at least kth0, so whatever can still reach the
+    -- top k is in here. OFFSET 0: the bound is evaluated in the pass, not after a join.
     over0 AS MATERIALIZED (
-      SELECT d.id, d.rel FROM d CROSS JOIN bnd
-      WHERE (SELECT big FROM g0) AND ${passes(sql`d.rel`, sql`(SELECT kth FROM kth0)`)}
+      SELECT d.id, d.rel FROM d
+      WHERE (SELECT big FROM g0) AND d.rel >= (SELECT rel FROM cut0)
       OFFSET 0
     ),
     -- The seeds: the list and the most relevant of over0 (usually a few hundred rows to sort,
