@@ -19,6 +19,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import pgvector from "pgvector";
 import postgres from "postgres";
 import { exactRankQuery } from "../src/memory/retrieve/exact-query";
+import { topKApplies } from "../src/memory/retrieve/exact-topk";
 import { PRESETS } from "../src/memory/retrieve/presets";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
 import type { RelevanceKind } from "../src/memory/retrieve/relevance";
@@ -77,7 +78,11 @@ type Row = Record<string, unknown>;
 async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<Row[]> {
   const q = dialect.sqlToQuery(build(p));
   return db.begin(async (tx) => {
-    await tx.unsafe(`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+    // retrieve()'s settings (useExactScan): workers for the threshold statement alone.
+    const workers = topKApplies(p)
+      ? "set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true)"
+      : "set_config('max_parallel_workers_per_gather', '0', true)";
+    await tx.unsafe(`SELECT set_config('jit', 'off', true), ${workers},
       set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true)`);
     return (await tx.unsafe(prefix + q.sql, q.params as never[])) as unknown as Row[];
   }) as Promise<Row[]>;

@@ -5,6 +5,7 @@ import { queryRows } from "../../src/db/client";
 import { fullRankQuery } from "../../src/memory/retrieve/exact-query";
 import { exactTopKQuery } from "../../src/memory/retrieve/exact-topk";
 import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
+import { useExactScan } from "../../src/memory/retrieve/retrieve";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -107,4 +108,43 @@ describe("exact ranking by threshold", () => {
     }
     expect(compared).toBe(18);
   }, 120_000);
+
+  it("gives the same ranking when its scans run in parallel workers (retrieve allows them for it)", async () => {
+    const agent = uniq("topk-par");
+    await seedStream(agent);
+    const db = t.system.database.db;
+    // Statistics that know the new agent's 2,500 rows, as a long-lived stream's would.
+    await db.execute(sql`ANALYZE memory_embeddings`);
+    await db.execute(sql`ANALYZE memories`);
+    const query = Array.from({ length: 8 }, () => rnd() * 2 - 1);
+    const p: RankParams = {
+      agentId: agent,
+      filters: {},
+      query: { vector: pgvector.toSql(query), model: MODEL, dimensions: 8 },
+      now: new Date(NOW),
+      decay: 0.99,
+      weights: { recency: 1, importance: 1, relevance: 1 },
+      k: 10,
+      touch: false,
+    };
+    const statement = exactTopKQuery(p, { minStream: 0 });
+    // retrieve's settings for the threshold statement, and small tables made worth a parallel scan.
+    const ranked = (parallel: boolean) =>
+      db.transaction(async (tx) => {
+        await useExactScan(tx, parallel);
+        if (parallel)
+          await tx.execute(
+            sql`SELECT set_config('min_parallel_table_scan_size', '0', true), set_config('min_parallel_index_scan_size', '0', true)`,
+          );
+        const plan = await queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN ${statement}`);
+        const rows = await queryRows<{ id: string; score: number }>(tx, statement);
+        return { gather: plan.some((r) => r["QUERY PLAN"].includes("Gather")), rows };
+      });
+    const serial = await ranked(false);
+    const parallel = await ranked(true);
+    expect(serial.gather).toBe(false);
+    expect(parallel.gather).toBe(true);
+    expect(parallel.rows.map((r) => [r.id, r.score])).toEqual(serial.rows.map((r) => [r.id, r.score]));
+    expect(parallel.rows).toHaveLength(10);
+  }, 60_000);
 });

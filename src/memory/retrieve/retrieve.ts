@@ -10,6 +10,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
 import { exactRankQuery } from "./exact-query";
+import { topKApplies } from "./exact-topk";
 import { fastRank, useIndexPaths } from "./fast-query";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { chooseMode, type RetrieveMode } from "./mode";
@@ -176,7 +177,8 @@ export async function retrieve(
       if (!ranked) mode = "exact";
     }
     if (!ranked) {
-      await useExactScan(tx);
+      // Workers for the threshold statement alone (see useExactScan).
+      await useExactScan(tx, !params.sections && topKApplies(params));
       ranked = await queryRows<Row>(tx, exactRankQuery(params));
     }
     if (!params.touch) return ranked;
@@ -255,19 +257,27 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
  * Session settings for the exact query, local to its transaction:
  * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
  *   are short and run on every agent step, so compiling never pays off.
- * - No parallel workers: PostgreSQL 15 can only run a parallel left join by hashing the vector
- *   side, which copies every vector into the hash table (and spilled 200 MB to disk at 100k
- *   inline vectors); serially the narrow memories side is hashed and vectors are read in place.
- *   Workers also slowed small agents, which is where the exact path runs (see docs/adr/0003).
+ * - Parallel workers only for the threshold statement (`parallel`, exact-topk.ts), priced as
+ *   free so the planner uses them where a relation is large enough to scan in parallel at all:
+ *   its pass over every distance is then split across processes (1M memories: 0.66× the time;
+ *   100k: 0.91–0.94×; 10k streams: no parallel plan, unchanged; docs/performance.md). The
+ *   planner cannot see this by itself: it prices a vector distance like an integer comparison.
+ *   Every other statement runs serially: PostgreSQL 15 can only run a parallel left join by
+ *   hashing the vector side, which copies every vector into the hash table (and spilled 200 MB
+ *   to disk at 100k inline vectors); serially the narrow memories side is hashed and vectors are
+ *   read in place. Workers also slowed small agents there (see docs/adr/0003).
  * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
  *   temporary files at the default 4 MB.
  * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
  *   by merge sorted every distance row by its text id (~10× the hash join).
  * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
  */
-export async function useExactScan(tx: Pick<Db, "execute">): Promise<void> {
+export async function useExactScan(tx: Pick<Db, "execute">, parallel = false): Promise<void> {
+  const workers = parallel
+    ? sql`set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true)`
+    : sql`set_config('max_parallel_workers_per_gather', '0', true)`;
   await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
+    sql`SELECT set_config('jit', 'off', true), ${workers}, set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
       set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
   );
 }
