@@ -18,8 +18,7 @@ import { pathToFileURL } from "node:url";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pgvector from "pgvector";
 import postgres from "postgres";
-import { exactRankQuery } from "../src/memory/retrieve/exact-query";
-import { topKApplies } from "../src/memory/retrieve/exact-topk";
+import { exactRankQuery, rankedByThreshold } from "../src/memory/retrieve/exact-query";
 import { PRESETS } from "../src/memory/retrieve/presets";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
 import type { RelevanceKind } from "../src/memory/retrieve/relevance";
@@ -79,7 +78,7 @@ async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<
   const q = dialect.sqlToQuery(build(p));
   return db.begin(async (tx) => {
     // retrieve()'s settings (useExactScan): workers for the threshold statement alone.
-    const workers = topKApplies(p)
+    const workers = rankedByThreshold(p)
       ? "set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true)"
       : "set_config('max_parallel_workers_per_gather', '0', true)";
     await tx.unsafe(`SELECT set_config('jit', 'off', true), ${workers},

@@ -18,7 +18,12 @@ import { sectionRankQuery } from "./sections-sql";
  */
 export function exactRankQuery(p: RankParams): SQL {
   if (p.sections) return sectionRankQuery({ ...p, sections: p.sections });
-  return topKApplies(p) ? exactTopKQuery(p) : fullRankQuery(p);
+  return rankedByThreshold(p) ? exactTopKQuery(p) : fullRankQuery(p);
+}
+
+/** Whether `exactRankQuery` answers with the threshold statement (exact-topk.ts) for `p`. */
+export function rankedByThreshold(p: RankParams): boolean {
+  return !p.sections && topKApplies(p);
 }
 
 /** Every candidate joined with its vector and scored (filters, time window, lexical relevance, any weights). */

@@ -9,8 +9,7 @@ import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
-import { exactRankQuery } from "./exact-query";
-import { topKApplies } from "./exact-topk";
+import { exactRankQuery, rankedByThreshold } from "./exact-query";
 import { fastRank, useIndexPaths } from "./fast-query";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { chooseMode, type RetrieveMode } from "./mode";
@@ -178,7 +177,7 @@ export async function retrieve(
     }
     if (!ranked) {
       // Workers for the threshold statement alone (see useExactScan).
-      await useExactScan(tx, !params.sections && topKApplies(params));
+      await useExactScan(tx, rankedByThreshold(params));
       ranked = await queryRows<Row>(tx, exactRankQuery(params));
     }
     if (!params.touch) return ranked;
@@ -259,8 +258,8 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
  *   are short and run on every agent step, so compiling never pays off.
  * - Parallel workers only for the threshold statement (`parallel`, exact-topk.ts), priced as
  *   free so the planner uses them where a relation is large enough to scan in parallel at all:
- *   its pass over every distance is then split across processes (1M memories: 0.66× the time;
- *   100k: 0.91–0.94×; 10k streams: no parallel plan, unchanged; docs/performance.md). The
+ *   its pass over every distance is then split across processes (retrieve() paired: 1M memories
+ *   0.66× the time; 100k 0.955–0.97×; 10k streams no parallel plan, unchanged; docs/performance.md). The
  *   planner cannot see this by itself: it prices a vector distance like an integer comparison.
  *   Every other statement runs serially: PostgreSQL 15 can only run a parallel left join by
  *   hashing the vector side, which copies every vector into the hash table (and spilled 200 MB
