@@ -8,7 +8,12 @@
  * 400 days earlier than the last, with its vector), built in SQL on first use — issue 14's
  * "latency at 10k has not regressed" check, against the paper preset (the default before issue 14).
  * `VARIANTS=windowed`: windowed against contextual relevance alone instead (ADR 0008).
+ * `BASE=<checkout>`: each variant's retrieve() against that checkout's (e.g. `git worktree add
+ * ../base <commit>`, node_modules linked), paired per question and alternating (ABBA): p50 per
+ * side, the median of the per-pair ratios new/base and the rankings that differ.
  */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import postgres from "postgres";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { openLocomoLatency } from "./lib/locomo-latency";
@@ -44,34 +49,82 @@ const variants: [string, (q: (typeof asked)[number]) => object][] =
         ["default, no time expression", (q) => ({ query: q.question })],
         ["default, query + ' in May 2023'", (q) => ({ query: `${q.question} in May 2023` })],
       ];
-const ms = new Map<string, number[]>(variants.map(([n]) => [n, []]));
-for (let round = 0; round < 2; round++)
-  for (const [i, q] of asked.entries())
-    for (const [name, body] of variants) {
-      const t0 = performance.now();
-      await retrieve(system.app.memory, agent, {
-        ...body(q),
-        queryEmbedding: vectors[i],
-        now: q.now,
-        k: 10,
-        touch: false,
-        mode: "exact",
-      });
-      if (round > 0) ms.get(name)?.push(performance.now() - t0);
-    }
-const base = quantile(ms.get(variants[1]?.[0] ?? "") ?? [], 0.5);
-const paper = quantile(ms.get(variants[0]?.[0] ?? "") ?? [], 0.5);
-printTable(
-  [...ms].map(([name, xs]) => ({
-    variant: name,
-    n: xs.length,
-    "p50 ms": quantile(xs, 0.5).toFixed(1),
-    "p90 ms": quantile(xs, 0.9).toFixed(1),
-    [`p50 / ${variants[1]?.[0]}`]: (quantile(xs, 0.5) / base).toFixed(2),
-    [`p50 / ${variants[0]?.[0]}`]: (quantile(xs, 0.5) / paper).toFixed(2),
-  })),
-);
+if (process.env.BASE) await paired(process.env.BASE);
+else {
+  const ms = new Map<string, number[]>(variants.map(([n]) => [n, []]));
+  for (let round = 0; round < 2; round++)
+    for (const [i, q] of asked.entries())
+      for (const [name, body] of variants) {
+        const t0 = performance.now();
+        await rank(retrieve, body(q), i);
+        if (round > 0) ms.get(name)?.push(performance.now() - t0);
+      }
+  const base = quantile(ms.get(variants[1]?.[0] ?? "") ?? [], 0.5);
+  const paper = quantile(ms.get(variants[0]?.[0] ?? "") ?? [], 0.5);
+  printTable(
+    [...ms].map(([name, xs]) => ({
+      variant: name,
+      n: xs.length,
+      "p50 ms": quantile(xs, 0.5).toFixed(1),
+      "p90 ms": quantile(xs, 0.9).toFixed(1),
+      [`p50 / ${variants[1]?.[0]}`]: (quantile(xs, 0.5) / base).toFixed(2),
+      [`p50 / ${variants[0]?.[0]}`]: (quantile(xs, 0.5) / paper).toFixed(2),
+    })),
+  );
+}
 await system.close();
+
+/** One exact retrieve of question `i` (no touch, so every run ranks the same stream). */
+function rank(fn: typeof retrieve, body: object, i: number) {
+  const q = asked[i] as (typeof asked)[number];
+  return fn(system.app.memory, agent, {
+    ...body,
+    queryEmbedding: vectors[i],
+    now: q.now,
+    k: 10,
+    touch: false,
+    mode: "exact",
+  });
+}
+
+/** Each variant against `checkout`'s retrieve(), paired per question, alternating (ABBA), after a warm-up round. */
+async function paired(checkout: string): Promise<void> {
+  const { retrieve: baseRetrieve } = (await import(
+    pathToFileURL(resolve(checkout, "src/memory/retrieve/retrieve.ts")).href
+  )) as { retrieve: typeof retrieve };
+  const rows = [];
+  for (const [name, body] of variants) {
+    const ms = { base: [] as number[], new: [] as number[] };
+    const ratios: number[] = [];
+    let differ = 0;
+    for (let round = 0; round < 3; round++)
+      for (const [i, q] of asked.entries()) {
+        const t = { base: 0, new: 0 };
+        const ids = { base: "", new: "" };
+        for (const tag of (round + i) % 2 ? (["base", "new"] as const) : (["new", "base"] as const)) {
+          const t0 = performance.now();
+          const r = await rank(tag === "base" ? baseRetrieve : retrieve, body(q), i);
+          t[tag] = performance.now() - t0;
+          ids[tag] = r.memories.map((m) => `${m.id}:${m.score}`).join(",");
+        }
+        if (round === 0) continue;
+        if (ids.base !== ids.new) differ++;
+        ms.base.push(t.base);
+        ms.new.push(t.new);
+        ratios.push(t.new / t.base);
+      }
+    rows.push({
+      variant: name,
+      pairs: ratios.length,
+      "base p50 ms": quantile(ms.base, 0.5).toFixed(1),
+      "new p50 ms": quantile(ms.new, 0.5).toFixed(1),
+      "new/base, median pair": quantile(ratios, 0.5).toFixed(3),
+      "q25–q75": `${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}`,
+      "rankings that differ": differ,
+    });
+  }
+  printTable(rows);
+}
 
 /** Copies every loaded LoCoMo turn `times` times into `agent` (memories and vectors), once. */
 async function buildScaled(agent: string, times: number): Promise<void> {

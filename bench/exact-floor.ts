@@ -25,7 +25,7 @@ import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
 import { noEnrichment, noReflection } from "../src/memory/deps";
 import { readAgentState } from "../src/memory/retrieve/agent-state";
-import { exactRankQuery, rankedByThreshold } from "../src/memory/retrieve/exact-query";
+import { exactRankQuery, exactUsesWorkers } from "../src/memory/retrieve/exact-query";
 import { exactTopKQuery } from "../src/memory/retrieve/exact-topk";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
@@ -194,7 +194,7 @@ if (a.stages) {
       "statement in a transaction + settings",
       (q) =>
         db.transaction(async (tx) => {
-          await useExactScan(tx, rankedByThreshold(paramsOf(q)));
+          await useExactScan(tx, exactUsesWorkers(paramsOf(q), false));
           return queryRows(tx, exactRankQuery(paramsOf(q)));
         }),
     ],
@@ -250,7 +250,7 @@ if (a.explain) {
   const params = paramsOf(q);
   const explain = async (label: string, body: ReturnType<typeof sql>) => {
     const plan = await db.transaction(async (tx) => {
-      await useExactScan(tx, rankedByThreshold(params));
+      await useExactScan(tx, exactUsesWorkers(params, false));
       return queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN (ANALYZE, BUFFERS) ${body}`);
     });
     console.log(

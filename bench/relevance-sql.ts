@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pgvector from "pgvector";
 import postgres from "postgres";
-import { exactRankQuery, rankedByThreshold } from "../src/memory/retrieve/exact-query";
+import { exactRankQuery, exactUsesWorkers, WORKERS_MIN_STREAM } from "../src/memory/retrieve/exact-query";
 import { PRESETS } from "../src/memory/retrieve/presets";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
 import type { RelevanceKind } from "../src/memory/retrieve/relevance";
@@ -73,12 +73,16 @@ function params(v: Variant, i: number, suffix = ""): RankParams {
   };
 }
 
+// Whether retrieve() would call the agent's stream large (agent-state.ts: the planner's estimate).
+const [{ large } = { large: false }] = await db<{ large: boolean }[]>`
+  SELECT coalesce(memstream_agent_rows_estimate(${agent}) >= ${WORKERS_MIN_STREAM}, false) AS large`;
+
 type Row = Record<string, unknown>;
 async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<Row[]> {
   const q = dialect.sqlToQuery(build(p));
   return db.begin(async (tx) => {
-    // retrieve()'s settings (useExactScan): workers for the threshold statement alone.
-    const workers = rankedByThreshold(p)
+    // retrieve()'s settings (useExactScan, exactUsesWorkers).
+    const workers = exactUsesWorkers(p, large)
       ? "set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true)"
       : "set_config('max_parallel_workers_per_gather', '0', true)";
     await tx.unsafe(`SELECT set_config('jit', 'off', true), ${workers},

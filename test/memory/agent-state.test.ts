@@ -36,7 +36,9 @@ describe("agent state: stream size against the threshold statement's gate", () =
     await addMemories(uniq("stream-size-other"), 1, 10);
     expect((await readAgentState(db, agent, {}, 8)).smallStream).toBe(true);
     // Not counted when the caller says the size cannot matter (filters or sections).
-    expect((await readAgentState(db, agent, { kinds: ["observation"] }, 8, false)).smallStream).toBe(false);
+    expect(
+      (await readAgentState(db, agent, { kinds: ["observation"] }, 8, { countStream: false })).smallStream,
+    ).toBe(false);
     await addMemories(agent, MIN_STREAM, 1);
     expect((await readAgentState(db, agent, {}, 8)).smallStream).toBe(false);
   });

@@ -3,6 +3,7 @@ import { type Db, queryRows } from "../../db/client";
 import type { Embedder } from "../../providers/types";
 import { FIELDS } from "../enrichment/fields";
 import { filterConditions, type MemoryFilters } from "../filters";
+import { WORKERS_MIN_STREAM } from "./exact-query";
 import { MIN_STREAM } from "./exact-topk";
 import type { RankingChoice } from "./presets";
 
@@ -13,29 +14,47 @@ export type PendingMemory = { id: string; description: string };
 export type FreshVector = { id: string; vector: string; dimensions: number };
 
 /**
- * What retrieve needs to know about the agent before ranking, in one statement: its ranking
- * defaults (settings), the newest `pendingMax` memories of the candidate set still waiting
- * for a vector (a partial index holds only pending memories, so this is cheap when there are none),
- * and whether its stream is below the threshold statement's size gate (an index count that
- * stops at MIN_STREAM entries; only when `countStream`: with filters or sections the threshold
- * statement never applies, so the count would be wasted).
+ * What retrieve needs to know about the agent before ranking, in one statement:
+ * - its ranking defaults (settings);
+ * - the newest `pendingMax` memories of the candidate set still waiting for a vector (a partial
+ *   index holds only pending memories, so this is cheap when there are none);
+ * - when `countStream` (with filters or sections neither statement below applies, so both would
+ *   be wasted): whether its stream is below the threshold statement's size gate (`smallStream`,
+ *   an index count that stops at MIN_STREAM entries);
+ * - when `estimateLarge` too (a query with text, which fused relevance needs): whether the
+ *   planner's statistics put the agent at `largeAt` (WORKERS_MIN_STREAM) memories or more (`largeStream`: the
+ *   whole-stream fused relevance statement gets parallel workers; exact-query.ts). An estimate from
+ *   `pg_stats` (the share of the table the agent's id holds, times the table's rows), because it
+ *   only decides how fast the statement runs, never what it returns: counting 50,000 entries took
+ *   ~14 ms against ~0.05 ms for the estimate. No statistics yet (never analyzed): false.
  */
 export async function readAgentState(
   db: Db,
   agentId: string,
   filters: MemoryFilters,
   pendingMax: number,
-  countStream = true,
-): Promise<{ ranking: RankingChoice | null; pending: PendingMemory[]; smallStream: boolean }> {
+  {
+    countStream = true,
+    estimateLarge = countStream,
+    largeAt = WORKERS_MIN_STREAM,
+  }: { countStream?: boolean; estimateLarge?: boolean; largeAt?: number } = {},
+): Promise<{
+  ranking: RankingChoice | null;
+  pending: PendingMemory[];
+  smallStream: boolean;
+  largeStream: boolean;
+}> {
   const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
   const [row] = await queryRows<{
     ranking: RankingChoice | null;
     pending: PendingMemory[] | null;
     small: boolean;
+    large: boolean | null;
   }>(
     db,
     sql`SELECT (SELECT retrieval FROM agent_settings WHERE agent_id = ${agentId}) AS ranking,
       ${countStream ? sql`(SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM}` : sql`false`} AS small,
+      ${countStream && estimateLarge ? estimatedAtLeast(agentId, largeAt) : sql`false`} AS large,
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}
@@ -45,7 +64,13 @@ export async function readAgentState(
     ranking: row?.ranking ?? null,
     pending: pendingMax > 0 ? (row?.pending ?? []) : [],
     smallStream: row?.small ?? false,
+    largeStream: row?.large ?? false,
   };
+}
+
+/** Whether the planner's statistics estimate `agentId` at `rows` memories or more (migration 0015). */
+function estimatedAtLeast(agentId: string, rows: number) {
+  return sql`coalesce(memstream_agent_rows_estimate(${agentId}) >= ${rows}, false)`;
 }
 
 /**

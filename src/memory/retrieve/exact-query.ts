@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { candidateCtes } from "./candidates-sql";
 import { exactTopKQuery, topKApplies } from "./exact-topk";
-import { type RankParams, scoreAndSelect } from "./ranking-sql";
+import { narrowed, type RankParams, scoreAndSelect } from "./ranking-sql";
 import { sectionRankQuery } from "./sections-sql";
 
 /**
@@ -24,6 +24,27 @@ export function exactRankQuery(p: RankParams): SQL {
 /** Whether `exactRankQuery` answers with the threshold statement (exact-topk.ts) for `p`. */
 export function rankedByThreshold(p: RankParams): boolean {
   return !p.sections && topKApplies(p);
+}
+
+/**
+ * Streams of at least this many memories (as the planner's statistics estimate them; agent-state.ts)
+ * get parallel workers for the whole-stream fused relevance statement. That statement scans both
+ * tables in full (BM25 and the neighbour window need every memory); workers split the two scans.
+ * Measured on its own, paired, identical rankings (docs/performance.md): 0.82× the time at 99k
+ * memories, 0.93× at 50k, 1.01× at 25k and 1.20× at 11k, where starting workers costs more than
+ * they save.
+ */
+export const WORKERS_MIN_STREAM = 50_000;
+
+/**
+ * Whether `exactRankQuery(p)` runs with parallel workers (useExactScan, retrieve.ts): the threshold
+ * statement always (its pass over the distances splits; the planner starts none for small
+ * streams), and the fused relevance statement over a whole stream the statistics call large.
+ */
+export function exactUsesWorkers(p: RankParams, largeStream: boolean): boolean {
+  if (rankedByThreshold(p)) return true;
+  const fused = p.lexical !== undefined && p.lexical.kind !== "lexical" && p.query !== null;
+  return fused && largeStream && !p.sections && !narrowed(p);
 }
 
 /** Every candidate joined with its vector and scored (filters, time window, lexical relevance, any weights). */

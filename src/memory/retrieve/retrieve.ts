@@ -9,7 +9,7 @@ import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState } from "./agent-state";
-import { exactRankQuery, rankedByThreshold } from "./exact-query";
+import { exactRankQuery, exactUsesWorkers } from "./exact-query";
 import { fastRank, useIndexPaths } from "./fast-query";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { chooseMode, type RetrieveMode } from "./mode";
@@ -120,14 +120,12 @@ export async function retrieve(
     : input.kinds;
   const filters = { ...input.filters, kinds };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
-  // The stream's size only matters to the threshold statement, which ranks unfiltered, unsectioned requests.
-  const agent = await readAgentState(
-    deps.db,
-    agentId,
-    filters,
-    fresh.max,
-    !sections && !narrowed({ filters, timeWindow: null }),
-  );
+  // The stream's size only matters to unfiltered, unsectioned requests: the threshold statement's
+  // gate, and parallel workers for fused relevance over a large stream (exactUsesWorkers).
+  const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
+    countStream: !sections && !narrowed({ filters, timeWindow: null }),
+    estimateLarge: Boolean(input.query?.trim()),
+  });
   const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
   const lexical = lexicalQuery(input, ranking);
   // Lexical relevance never needs the query embedded, so the embedder is not called.
@@ -176,8 +174,8 @@ export async function retrieve(
       if (!ranked) mode = "exact";
     }
     if (!ranked) {
-      // Workers for the threshold statement alone (see useExactScan).
-      await useExactScan(tx, rankedByThreshold(params));
+      // Workers for the threshold statement and large whole-stream fused relevance (see useExactScan).
+      await useExactScan(tx, exactUsesWorkers(params, agent.largeStream));
       ranked = await queryRows<Row>(tx, exactRankQuery(params));
     }
     if (!params.touch) return ranked;
@@ -256,12 +254,14 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
  * Session settings for the exact query, local to its transaction:
  * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
  *   are short and run on every agent step, so compiling never pays off.
- * - Parallel workers only for the threshold statement (`parallel`, exact-topk.ts), priced as
- *   free so the planner uses them where a relation is large enough to scan in parallel at all:
- *   its pass over every distance is then split across processes (retrieve() paired: 1M memories
- *   0.66× the time; 100k 0.955–0.97×; 10k streams no parallel plan, unchanged; docs/performance.md). The
- *   planner cannot see this by itself: it prices a vector distance like an integer comparison.
- *   Every other statement runs serially: PostgreSQL 15 can only run a parallel left join by
+ * - Parallel workers (`parallel`, exactUsesWorkers in exact-query.ts) for the threshold statement
+ *   (exact-topk.ts) and, for streams estimated at 50,000 memories or more, the whole-stream fused
+ *   relevance statement; priced as free so the planner uses them where a relation is large enough
+ *   to scan in parallel at all. The threshold statement's pass over every distance is then split
+ *   across processes (retrieve() paired: 1M memories 0.66× the time; 100k 0.955–0.97×; 10k
+ *   streams no parallel plan, unchanged); the fused statement's scans of both tables are
+ *   (docs/performance.md). The planner cannot see this by itself: it prices a vector distance like
+ *   an integer comparison. Every other statement runs serially: PostgreSQL 15 can only run a parallel left join by
  *   hashing the vector side, which copies every vector into the hash table (and spilled 200 MB
  *   to disk at 100k inline vectors); serially the narrow memories side is hashed and vectors are
  *   read in place. Workers also slowed small agents there (see docs/adr/0003).
