@@ -12,11 +12,10 @@
  * ../base <commit>`, node_modules linked), paired per question and alternating (ABBA): p50 per
  * side, the median of the per-pair ratios new/base and the rankings that differ.
  */
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import postgres from "postgres";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { openLocomoLatency } from "./lib/locomo-latency";
+import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { printTable, quantile } from "./lib/stats";
 
 const { url, queries, system, conv, scale, source, agent } = await openLocomoLatency();
@@ -87,41 +86,20 @@ function rank(fn: typeof retrieve, body: object, i: number) {
   });
 }
 
-/** Each variant against `checkout`'s retrieve(), paired per question, alternating (ABBA), after a warm-up round. */
+/** Each variant against `checkout`'s retrieve(), paired per question (bench/lib/paired.ts). */
 async function paired(checkout: string): Promise<void> {
-  const { retrieve: baseRetrieve } = (await import(
-    pathToFileURL(resolve(checkout, "src/memory/retrieve/retrieve.ts")).href
-  )) as { retrieve: typeof retrieve };
+  const baseRetrieve = await retrieveOf(checkout);
   const rows = [];
   for (const [name, body] of variants) {
-    const ms = { base: [] as number[], new: [] as number[] };
-    const ratios: number[] = [];
-    let differ = 0;
-    for (let round = 0; round < 3; round++)
-      for (const [i, q] of asked.entries()) {
-        const t = { base: 0, new: 0 };
-        const ids = { base: "", new: "" };
-        for (const tag of (round + i) % 2 ? (["base", "new"] as const) : (["new", "base"] as const)) {
-          const t0 = performance.now();
-          const r = await rank(tag === "base" ? baseRetrieve : retrieve, body(q), i);
-          t[tag] = performance.now() - t0;
-          ids[tag] = r.memories.map((m) => `${m.id}:${m.score}`).join(",");
-        }
-        if (round === 0) continue;
-        if (ids.base !== ids.new) differ++;
-        ms.base.push(t.base);
-        ms.new.push(t.new);
-        ratios.push(t.new / t.base);
-      }
-    rows.push({
-      variant: name,
-      pairs: ratios.length,
-      "base p50 ms": quantile(ms.base, 0.5).toFixed(1),
-      "new p50 ms": quantile(ms.new, 0.5).toFixed(1),
-      "new/base, median pair": quantile(ratios, 0.5).toFixed(3),
-      "q25–q75": `${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}`,
-      "rankings that differ": differ,
+    const p = await pairedRuns(asked.length, async (side, i) => {
+      const r = await rank(
+        side === "base" ? baseRetrieve : retrieve,
+        body(asked[i] as (typeof asked)[number]),
+        i,
+      );
+      return r.memories.map((m) => `${m.id}:${m.score}`).join(",");
     });
+    rows.push({ variant: name, ...pairedSummary(p) });
   }
   printTable(rows);
 }

@@ -17,8 +17,6 @@
  * add ../base <commit>`, node_modules linked), paired per query and alternating (ABBA), 2 rounds after
  * a warm-up: p50 per side, the median of the per-pair ratios new/base, and rankings that differ.
  */
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
@@ -31,6 +29,7 @@ import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import type { RankParams } from "../src/memory/retrieve/ranking-sql";
 import { retrieve, useExactScan } from "../src/memory/retrieve/retrieve";
 import { systemClock } from "../src/providers/types";
+import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { quantile } from "./lib/stats";
 
 const { values: a } = parseArgs({
@@ -148,34 +147,18 @@ if (a.lists) {
 }
 
 if (a.base) {
-  const { retrieve: baseRetrieve } = (await import(
-    pathToFileURL(resolve(a.base, "src/memory/retrieve/retrieve.ts")).href
-  )) as { retrieve: typeof retrieve };
-  const ms = { base: [] as number[], new: [] as number[] };
-  const ratios: number[] = [];
-  let differ = 0;
-  for (let round = 0; round < 3; round++)
-    for (const [i, q] of queries.entries()) {
-      const t = { base: 0, new: 0 };
-      const ids = { base: "", new: "" };
-      for (const tag of (round + i) % 2 ? (["base", "new"] as const) : (["new", "base"] as const)) {
-        const t0 = performance.now();
-        const r = await exact(q, tag === "base" ? baseRetrieve : retrieve);
-        t[tag] = performance.now() - t0;
-        // Scores to 1e-9: the two calls' "now" differ by milliseconds.
-        ids[tag] = r.memories.map((m) => `${m.id}:${m.score.toFixed(9)}`).join();
-      }
-      if (ids.base !== ids.new) differ++;
-      if (round === 0) continue;
-      ms.base.push(t.base);
-      ms.new.push(t.new);
-      ratios.push(t.new / t.base);
-    }
+  const baseRetrieve = await retrieveOf(a.base);
+  const p = await pairedRuns(queries.length, async (side, i) => {
+    const r = await exact(queries[i] as number[], side === "base" ? baseRetrieve : retrieve);
+    // Scores to 1e-9: the two calls' "now" differ by milliseconds.
+    return r.memories.map((m) => `${m.id}:${m.score.toFixed(9)}`).join();
+  });
+  const summary = pairedSummary(p);
   console.log(
-    `${a.db} ${agent} ${model}: base p50 ${quantile(ms.base, 0.5).toFixed(2)} ms, new p50 ${quantile(ms.new, 0.5).toFixed(2)} ms, median pair ratio ${quantile(ratios, 0.5).toFixed(3)} (q25 ${quantile(ratios, 0.25).toFixed(3)}, q75 ${quantile(ratios, 0.75).toFixed(3)}); rankings that differ: ${differ}`,
+    `${a.db} ${agent} ${model}: base p50 ${summary["base p50 ms"]} ms, new p50 ${summary["new p50 ms"]} ms, median pair ratio ${summary["new/base, median pair"]} (q25–q75 ${summary["q25–q75"]}); rankings that differ: ${p.differ}`,
   );
   await database.close();
-  process.exit(differ > 0 ? 1 : 0);
+  process.exit(p.differ > 0 ? 1 : 0);
 }
 
 if (a.stages) {

@@ -5,9 +5,9 @@ import { queryRows } from "../../src/db/client";
 import { fullRankQuery } from "../../src/memory/retrieve/exact-query";
 import { exactTopKQuery } from "../../src/memory/retrieve/exact-topk";
 import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
-import { useExactScan } from "../../src/memory/retrieve/retrieve";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
+import { rankSerialAndParallel } from "../support/workers";
 
 // The threshold query must give exactly the full ranking (ids, scores, tie order), whatever
 // the data. Streams here are small, so the size gate is lowered to reach the threshold path.
@@ -128,20 +128,7 @@ describe("exact ranking by threshold", () => {
       touch: false,
     };
     const statement = exactTopKQuery(p, { minStream: 0 });
-    // retrieve's settings for the threshold statement, and small tables made worth a parallel scan.
-    const ranked = (parallel: boolean) =>
-      db.transaction(async (tx) => {
-        await useExactScan(tx, parallel);
-        if (parallel)
-          await tx.execute(
-            sql`SELECT set_config('min_parallel_table_scan_size', '0', true), set_config('min_parallel_index_scan_size', '0', true)`,
-          );
-        const plan = await queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN ${statement}`);
-        const rows = await queryRows<{ id: string; score: number }>(tx, statement);
-        return { gather: plan.some((r) => r["QUERY PLAN"].includes("Gather")), rows };
-      });
-    const serial = await ranked(false);
-    const parallel = await ranked(true);
+    const { serial, parallel } = await rankSerialAndParallel<{ id: string; score: number }>(db, statement);
     expect(serial.gather).toBe(false);
     expect(parallel.gather).toBe(true);
     expect(parallel.rows.map((r) => [r.id, r.score])).toEqual(serial.rows.map((r) => [r.id, r.score]));

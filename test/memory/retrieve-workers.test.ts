@@ -6,9 +6,9 @@ import { readAgentState } from "../../src/memory/retrieve/agent-state";
 import { exactRankQuery, exactUsesWorkers, rankedByThreshold } from "../../src/memory/retrieve/exact-query";
 import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
 import type { RelevanceKind } from "../../src/memory/retrieve/relevance";
-import { useExactScan } from "../../src/memory/retrieve/retrieve";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
+import { rankSerialAndParallel } from "../support/workers";
 
 // Fused relevance over a whole stream gets parallel workers when the planner's statistics call
 // the stream large (agent-state.ts, exact-query.ts). Workers must never change a ranking, and the
@@ -126,20 +126,11 @@ describe("parallel workers for whole-stream fused relevance", () => {
     async (kind) => {
       const db = t.system.database.db;
       const statement = exactRankQuery(params(big, kind));
-      const ranked = (parallel: boolean) =>
-        db.transaction(async (tx) => {
-          await useExactScan(tx, parallel);
-          // Small tables made worth a parallel scan, as 50,000 memories are.
-          if (parallel)
-            await tx.execute(
-              sql`SELECT set_config('min_parallel_table_scan_size', '0', true), set_config('min_parallel_index_scan_size', '0', true)`,
-            );
-          const plan = await queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN ${statement}`);
-          const rows = await queryRows<{ id: string; score: number; sRelevance: number }>(tx, statement);
-          return { gather: plan.some((r) => r["QUERY PLAN"].includes("Gather")), rows };
-        });
-      const serial = await ranked(false);
-      const parallel = await ranked(true);
+      const { serial, parallel } = await rankSerialAndParallel<{
+        id: string;
+        score: number;
+        sRelevance: number;
+      }>(db, statement);
       expect(serial.gather).toBe(false);
       expect(parallel.gather).toBe(true);
       expect(parallel.rows).toHaveLength(10);
