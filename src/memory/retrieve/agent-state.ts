@@ -22,11 +22,12 @@ export type FreshVector = { id: string; vector: string; dimensions: number };
  *   be wasted): whether its stream is below the threshold statement's size gate (`smallStream`,
  *   an index count that stops at MIN_STREAM entries);
  * - when `estimateLarge` too (a query with text, which fused relevance needs): whether the
- *   planner's statistics put the agent at `largeAt` (WORKERS_MIN_STREAM) memories or more (`largeStream`: the
- *   whole-stream fused relevance statement gets parallel workers; exact-query.ts). An estimate from
- *   `pg_stats` (the share of the table the agent's id holds, times the table's rows), because it
- *   only decides how fast the statement runs, never what it returns: counting 50,000 entries took
- *   ~14 ms against ~0.05 ms for the estimate. No statistics yet (never analyzed): false.
+ *   planner's statistics put the agent at `largeAt` (WORKERS_MIN_STREAM) memories or more
+ *   (`largeStream`: the whole-stream fused relevance statement gets parallel workers;
+ *   exact-query.ts). An estimate from `pg_stats` (the share of the table the agent's id holds,
+ *   times the table's rows), because it only decides how fast the statement runs, never what it
+ *   returns: counting 50,000 entries took ~14 ms against ~0.05 ms for the estimate. No
+ *   statistics yet (never analyzed): false.
  */
 export async function readAgentState(
   db: Db,

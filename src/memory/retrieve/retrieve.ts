@@ -261,10 +261,12 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
  *   across processes (retrieve() paired: 1M memories 0.66× the time; 100k 0.955–0.97×; 10k
  *   streams no parallel plan, unchanged); the fused statement's scans of both tables are
  *   (docs/performance.md). The planner cannot see this by itself: it prices a vector distance like
- *   an integer comparison. Every other statement runs serially: PostgreSQL 15 can only run a parallel left join by
- *   hashing the vector side, which copies every vector into the hash table (and spilled 200 MB
- *   to disk at 100k inline vectors); serially the narrow memories side is hashed and vectors are
- *   read in place. Workers also slowed small agents there (see docs/adr/0003).
+ *   an integer comparison. Every other statement runs serially: PostgreSQL 15 can only run a
+ *   parallel left join by hashing the vector side, which copies every vector into the hash table
+ *   (and spilled 200 MB to disk at 100k inline vectors); serially the narrow memories side is
+ *   hashed and vectors are read in place. Workers also slowed small agents there (see
+ *   docs/adr/0003). The fused statement reads its vectors' cosines in a subquery of their own
+ *   (relevance.ts `wholeStreamBase`), so no vector reaches its join.
  * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
  *   temporary files at the default 4 MB.
  * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
