@@ -37,8 +37,8 @@ export const memoriesJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
  * that length before), and a request that ends short or breaks off rejects.
  */
 function readScanning(incoming: IncomingMessage, length: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const buffer = Buffer.allocUnsafe(length);
+  return new Promise<unknown>((resolve, reject) => {
+    const buffer = bodyBuffers.take(length);
     const scanner = new VectorScanner();
     let received = 0;
     let done = false;
@@ -46,7 +46,12 @@ function readScanning(incoming: IncomingMessage, length: number): Promise<unknow
       if (done) return;
       done = true;
       incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-      f();
+      try {
+        f();
+      } finally {
+        // parseScanned copied out everything it keeps (vectors, decoded text): the bytes are free.
+        bodyBuffers.give(buffer);
+      }
     };
     const onData = (chunk: Buffer) => {
       if (received + chunk.length > length) return settle(() => reject(new Error("body longer than stated")));
@@ -69,6 +74,49 @@ function readScanning(incoming: IncomingMessage, length: number): Promise<unknow
     incoming.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }
+
+/**
+ * Body buffers kept for the next batch. A 1,000 × 1,536-d batch is a 30 MB buffer; allocated per
+ * request, it is memory outside V8's heap that V8 counts towards its next full collection, and
+ * garbage collection took 11 % of the service's time on such batches (docs/performance.md).
+ * At most `keep` buffers of `minBytes` to `maxBytes` each are kept, so the pool holds at most
+ * keep × maxBytes; a buffer is reused only for a body that fits it, and only once at a time (a
+ * buffer is given back when its request's body has been parsed).
+ */
+class BufferPool {
+  private readonly free: Buffer[] = [];
+  constructor(
+    private readonly keep: number,
+    private readonly minBytes: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  take(length: number): Buffer {
+    // Small bodies come from Node's own slab pool; of the kept buffers, the smallest that fits.
+    if (length < this.minBytes) return Buffer.allocUnsafe(length);
+    let best = -1;
+    this.free.forEach((b, i) => {
+      if (b.length >= length && (best < 0 || b.length < (this.free[best] as Buffer).length)) best = i;
+    });
+    if (best < 0) return Buffer.allocUnsafeSlow(length);
+    const [b] = this.free.splice(best, 1);
+    return (b as Buffer).subarray(0, length);
+  }
+
+  give(view: Buffer): void {
+    if (view.length < this.minBytes) return;
+    const b = Buffer.from(view.buffer, 0, view.buffer.byteLength);
+    if (b.length > this.maxBytes) return;
+    // Full: the smallest kept buffer makes room for a larger one.
+    if (this.free.length >= this.keep) {
+      this.free.sort((x, y) => x.length - y.length);
+      if ((this.free[0] as Buffer).length >= b.length) return;
+      this.free.shift();
+    }
+    this.free.push(b);
+  }
+}
+const bodyBuffers = new BufferPool(2, 256 * 1024, 64 * 1024 * 1024);
 
 /**
  * Parses a `POST /memories` body as `JSON.parse` would, except that each memory's `embedding`
@@ -215,10 +263,23 @@ export class VectorScanner {
   }
 }
 
-const scratch = new Float32Array(LIMITS.maxDimensions);
+/**
+ * Vectors are read into slabs of this many floats and handed out as views of them: a thousand
+ * vectors of a batch are then a few allocations outside V8's heap instead of a thousand (each
+ * counts towards V8's next full collection). A region is handed out once and never rewritten; a
+ * slab lives until the last vector in it is dropped (at the end of the request that wrote it).
+ */
+const SLAB_FLOATS = 256 * 1024;
+let slab = new Float32Array(SLAB_FLOATS);
+let slabUsed = 0;
 
 /** `[n, n, …]` at `at`: its values as float32 and the offset after `]`, or null if anything else. */
 function readVector(b: Uint8Array, at: number): { vector: Float32Array; end: number } | null {
+  // Room for the longest vector accepted; a vector given up on leaves its region to the next.
+  if (slabUsed + LIMITS.maxDimensions > slab.length) {
+    slab = new Float32Array(Math.max(SLAB_FLOATS, LIMITS.maxDimensions));
+    slabUsed = 0;
+  }
   let i = at + 1;
   let n = 0;
   for (;;) {
@@ -260,15 +321,17 @@ function readVector(b: Uint8Array, at: number): { vector: Float32Array; end: num
     }
     if (Number.isNaN(x)) x = Math.fround(Number(decoder.decode(b.subarray(start, i))));
     // Near or past float4's range: the validator decides (and words it), on the slow path.
-    if (!(Math.abs(x) < 1e38) || n >= scratch.length) return null;
-    scratch[n++] = x;
+    if (!(Math.abs(x) < 1e38) || n >= LIMITS.maxDimensions) return null;
+    slab[slabUsed + n++] = x;
     while (isBlank(b[i] as number)) i++;
     if (b[i] === 0x2c) {
       i++;
       continue;
     }
     if (b[i] !== 0x5d) return null;
-    return { vector: scratch.slice(0, n), end: i + 1 };
+    const vector = slab.subarray(slabUsed, slabUsed + n);
+    slabUsed += n;
+    return { vector, end: i + 1 };
   }
 }
 

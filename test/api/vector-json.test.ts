@@ -99,6 +99,31 @@ describe("parseMemoriesJson", () => {
       expect(() => parse(text)).toThrow(SyntaxError);
   });
 
+  it("keeps every vector it handed out: later bodies, long ones and ones it gives up on never rewrite them", () => {
+    // Vectors are views of shared slabs (readVector): a region must never be handed out twice.
+    const body = (n: number, dims: number, value: () => number) =>
+      JSON.stringify({
+        memories: Array.from({ length: n }, () => ({ embedding: Array.from({ length: dims }, value) })),
+      });
+    const vectorsOf = (text: string) =>
+      (parse(text) as Batch).memories.map((m) => m.embedding as Float32Array);
+    // 700 × 512 floats: past one slab of 256K floats, so across a slab boundary.
+    const first = vectorsOf(body(700, 512, () => Math.fround(random() - 0.5)));
+    const copies = first.map((v) => Float32Array.from(v));
+    vectorsOf(body(300, 2_000, () => 7));
+    // A vector given up on half way (past float4's range): its region is written, then abandoned.
+    expect(() =>
+      vectorsOf(`{"memories":[{"embedding":[${Array(900).fill(9).join(",")},1e39]}]}`),
+    ).not.toThrow();
+    vectorsOf(body(50, 512, () => -3));
+    first.forEach((v, i) => {
+      expect(v).toEqual(copies[i]);
+    });
+    // Views do not overlap: writing one leaves its neighbours as they were.
+    (first[0] as Float32Array).fill(42);
+    expect(first[1]).toEqual(copies[1]);
+  });
+
   it("reads a body fed in pieces as it arrives exactly as the whole, wherever the pieces are cut", () => {
     const vectors = Array.from({ length: 6 }, (_, i) =>
       Array.from({ length: 40 }, () => Number((random() * 2 - 1).toPrecision(1 + (i % 17)))),

@@ -86,6 +86,43 @@ describe("batch upload over HTTP, scanned as it arrives", () => {
     });
   });
 
+  it("stores large batches as sent one after another and side by side (their body buffers are reused)", async () => {
+    // Bodies of 256 KB or more are read into kept buffers (vector-json.ts, BufferPool): a later
+    // batch, smaller or concurrent, must never see or leave another's bytes.
+    const batch = (seed: number, n: number) => ({
+      agent: uniq(`upload-big-${seed}`),
+      memories: Array.from({ length: n }, (_, i) => ({
+        description: `batch ${seed} memory ${i}`,
+        embedding: vector(seed * 10_000 + i),
+        embeddingModel: MODEL,
+      })),
+    });
+    const send = async (b: ReturnType<typeof batch>) => {
+      const body = Buffer.from(JSON.stringify({ memories: b.memories }));
+      expect(body.length).toBeGreaterThan(256 * 1024);
+      const res = await postInPieces(`/v1/agents/${b.agent}/memories`, body, 7);
+      expect(res.status).toBe(201);
+    };
+    const batches = [batch(1, 1_000), batch(2, 800), batch(3, 900), batch(4, 950)];
+    await send(batches[0] as ReturnType<typeof batch>);
+    await send(batches[1] as ReturnType<typeof batch>);
+    await Promise.all([
+      send(batches[2] as ReturnType<typeof batch>),
+      send(batches[3] as ReturnType<typeof batch>),
+    ]);
+    for (const b of batches) {
+      const rows = await queryRows<{ d: string; v: string }>(
+        t.system.database.db,
+        sql`SELECT m.description AS d, e.embedding::text AS v FROM memories m
+            JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id
+            WHERE m.agent_id = ${b.agent}`,
+      );
+      const stored = new Map(rows.map((r) => [r.d, (JSON.parse(r.v) as number[]).map(Math.fround)]));
+      expect(stored.size).toBe(b.memories.length);
+      for (const m of b.memories) expect(stored.get(m.description)).toEqual(m.embedding.map(Math.fround));
+    }
+  });
+
   it("refuses malformed JSON in the one error shape, and writes nothing", async () => {
     const agent = uniq("upload-bad");
     const body = Buffer.from(
