@@ -15,7 +15,7 @@ import { tsvector } from "./tsvector";
 /**
  * One row per memory. Vectors live in `memory_embeddings`, not here: the touch that every
  * retrieve does (last_accessed_at) then updates a narrow row with only btree indexes, which
- * stays cheap even when an HNSW index exists (see docs/adr/0002-embeddings-table.md).
+ * stays cheap even when an HNSW index exists (see docs/adr/0006-memory-storage-layout.md).
  */
 export const memories = pgTable(
   "memories",
