@@ -2,36 +2,30 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Curl, readmeCurls } from "../support/readme-curls";
 import { type Spawned, spawnEntry } from "../support/spawn";
 
-// The README's "Outcomes and lessons" example, run exactly as written (its curl commands are read
-// from the README) against the zero-config server: `src/server.ts` as `npm start` runs it, with no
-// DATABASE_URL (PGlite in a data folder), no Redis (in-process workers) and no LLM (template wording).
+// The README's curl commands, read from the README and run as written against the zero-config
+// server: `src/server.ts` as `npm start` runs it, with no DATABASE_URL (PGlite in a data folder),
+// no Redis (in-process workers) and no LLM (offline embedder, template wording).
 
-type Curl = { method: string; path: string; body: unknown };
+const LESSONS = "Outcomes and lessons";
 
-/** The curl commands of the README section, and the lesson description its comment shows. */
-function readmeExample(): { curls: Curl[]; lesson: string } {
-  const readme = readFileSync("README.md", "utf8");
-  const section = readme.slice(readme.indexOf("## Outcomes and lessons"));
-  const start = section.indexOf("```sh\n") + 6;
-  const block = section.slice(start, section.indexOf("\n```", start));
-  const lines = block.replace(/\\\n\s*/g, " ").split("\n");
-  const curls = lines
-    .filter((l) => l.startsWith("curl "))
-    .map((l) => {
-      const url = /'?localhost:8787(\/[^'\s]+)'?/.exec(l)?.[1];
-      const data = /-d '([^']*)'/.exec(l)?.[1];
-      if (!url) throw new Error(`no URL in ${l}`);
-      return {
-        method: /-X (\w+)/.exec(l)?.[1] ?? "GET",
-        path: url,
-        body: data === undefined ? undefined : JSON.parse(data),
-      };
-    });
-  const shown = /"description":("(?:[^"\\]|\\.)*")/.exec(block)?.[1];
-  if (!shown) throw new Error("the README shows no lesson description");
-  return { curls, lesson: JSON.parse(shown) as string };
+/** The text of the README section under `heading`, up to the next heading of any level. */
+function sectionText(heading: string): string {
+  const lines = readFileSync("README.md", "utf8").split("\n");
+  const isHeading = (l: string) => /^#{2,4} /.test(l);
+  const at = lines.findIndex((l) => isHeading(l) && l.replace(/^#+ /, "") === heading);
+  if (at < 0) throw new Error(`the README has no section "${heading}"`);
+  const end = lines.findIndex((l, i) => i > at && isHeading(l));
+  return lines.slice(at + 1, end < 0 ? undefined : end).join("\n");
+}
+
+/** The first JSON string the README shows after `before` in `heading`'s section. */
+function shownString(heading: string, before: RegExp): string {
+  const m = new RegExp(`${before.source}("(?:[^"\\\\]|\\\\.)*")`).exec(sectionText(heading));
+  if (!m) throw new Error(`the README's "${heading}" shows no ${before}`);
+  return JSON.parse(m[1] as string) as string;
 }
 
 let server: Spawned;
@@ -51,13 +45,13 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function run(c: Curl): Promise<{ status: number; json: unknown }> {
+async function run(c: Pick<Curl, "method" | "path" | "body"> & { headers?: Curl["headers"] }) {
   const res = await fetch(`${url}${c.path}`, {
     method: c.method,
-    headers: c.body === undefined ? {} : { "content-type": "application/json" },
+    headers: c.headers ?? (c.body === undefined ? {} : { "content-type": "application/json" }),
     body: c.body === undefined ? undefined : JSON.stringify(c.body),
   });
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: (await res.json()) as unknown };
 }
 
 async function until<T>(what: string, check: () => Promise<T | null>, ms = 60_000): Promise<T> {
@@ -70,9 +64,45 @@ async function until<T>(what: string, check: () => Promise<T | null>, ms = 60_00
   }
 }
 
+describe("README: every other example, in order, against the zero-config server", () => {
+  it("answers each curl command with success and JSON, and as the README says where it says", async () => {
+    const curls = readmeCurls().filter((c) => c.section !== LESSONS);
+    expect(curls.length).toBeGreaterThanOrEqual(10);
+    const answers: { c: Curl; status: number; json: unknown }[] = [];
+    for (const c of curls) {
+      const r = await run(c);
+      answers.push({ c, ...r });
+      expect({ command: `${c.method} ${c.path}`, status: r.status }).toEqual({
+        command: `${c.method} ${c.path}`,
+        status: expect.toSatisfy((s: number) => s >= 200 && s < 300),
+      });
+    }
+    const answer = (section: string, path: RegExp, i = 0) => {
+      const found = answers.filter((a) => a.c.section === section && path.test(a.c.path))[i];
+      if (!found) throw new Error(`no ${path} example in "${section}"`);
+      return found.json as Record<string, unknown>;
+    };
+    // "Run it": the one memory stored comes back.
+    const quick = answer("Run it", /\/retrieve$/).memories as { description: string }[];
+    const stored = answers.find((a) => a.c.section === "Run it" && a.c.path.endsWith("/memories"));
+    expect(quick[0]?.description).toBe((stored?.c.body as { description: string } | undefined)?.description);
+    // Documents: the section the README names comes first.
+    const docs = answer("Documents", /\/retrieve$/).memories as { description: string }[];
+    expect(docs[0]?.description).toBe(shownString("Documents", /# → /));
+    // Retention: the dry run reports the agent's policy, as set just before.
+    const settings = curls.find((c) => c.path.endsWith("/settings"))?.body as { retention: unknown };
+    expect(answer("Retention: forgetting on purpose", /\/forget$/)).toMatchObject({
+      dryRun: true,
+      policy: settings.retention,
+      policySource: "agent",
+    });
+  }, 180_000);
+});
+
 describe("README: outcomes and lessons, against the zero-config server", () => {
   it("fails twice the same way, succeeds with another strategy, and the next retrieve leads with the lesson", async () => {
-    const { curls, lesson } = readmeExample();
+    const curls = readmeCurls().filter((c) => c.section === LESSONS);
+    const lesson = shownString(LESSONS, /"description":/);
     expect(curls.map((c) => `${c.method} ${c.path.split("?")[0]}`)).toEqual([
       "POST /v1/agents/deployer/outcomes",
       "POST /v1/agents/deployer/outcomes",

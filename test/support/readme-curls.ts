@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+
+/** One `curl` command of the README, as the shell would pass it. */
+export type Curl = {
+  method: string;
+  /** Path and query after `localhost:8787`. */
+  path: string;
+  headers: Record<string, string>;
+  /** `-d`'s text, parsed as JSON (undefined without `-d`). */
+  body: unknown;
+  /** The README section (`## …` / `### …` heading) it stands under. */
+  section: string;
+};
+
+/**
+ * Every `curl` command in the README's ```sh blocks, in order, read as a POSIX shell reads them:
+ * words split on blanks, '…' quoted (newlines included, `'\''` for a quote), "…" quoted,
+ * backslash-newline joins lines, `#` starts a comment, a newline ends a command.
+ */
+export function readmeCurls(path = "README.md"): Curl[] {
+  const readme = readFileSync(path, "utf8");
+  const curls: Curl[] = [];
+  const block = /^```sh\n([\s\S]*?)^```$/gm;
+  for (let m = block.exec(readme); m; m = block.exec(readme)) {
+    const before = readme.slice(0, m.index);
+    const section = [...before.matchAll(/^#{2,4} (.+)$/gm)].at(-1)?.[1] ?? "";
+    for (const words of shellCommands(m[1] as string)) {
+      if (words[0] === "curl") curls.push({ ...readCurl(words), section });
+    }
+  }
+  return curls;
+}
+
+function readCurl(words: string[]): Omit<Curl, "section"> {
+  let method: string | undefined;
+  let url: string | undefined;
+  let data: string | undefined;
+  const headers: Record<string, string> = {};
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i] as string;
+    if (w === "-s") continue;
+    if (w === "-X") method = words[++i];
+    else if (w === "-H") {
+      const [name, ...value] = (words[++i] as string).split(":");
+      headers[(name as string).trim().toLowerCase()] = value.join(":").trim();
+    } else if (w === "-d") data = words[++i];
+    else if (w.startsWith("localhost:8787/")) url = w.slice("localhost:8787".length);
+    else throw new Error(`curl option the README parser does not know: ${w}`);
+  }
+  if (!url) throw new Error(`curl without a localhost:8787 URL: ${words.join(" ")}`);
+  return {
+    method: method ?? (data === undefined ? "GET" : "POST"),
+    path: url,
+    headers,
+    body: data === undefined ? undefined : JSON.parse(data),
+  };
+}
+
+/** The commands of a shell script, each as its words. */
+function shellCommands(script: string): string[][] {
+  const commands: string[][] = [];
+  let words: string[] = [];
+  let word: string | null = null;
+  const endWord = () => {
+    if (word !== null) words.push(word);
+    word = null;
+  };
+  const endCommand = () => {
+    endWord();
+    if (words.length > 0) commands.push(words);
+    words = [];
+  };
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i] as string;
+    if (c === "\\" && script[i + 1] === "\n") i++;
+    else if (c === "\\") word = (word ?? "") + (script[++i] ?? "");
+    else if (c === "'") {
+      const end = script.indexOf("'", i + 1);
+      word = (word ?? "") + script.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      const end = script.indexOf('"', i + 1);
+      word = (word ?? "") + script.slice(i + 1, end);
+      i = end;
+    } else if (c === "#" && word === null) {
+      const nl = script.indexOf("\n", i);
+      i = (nl < 0 ? script.length : nl) - 1;
+    } else if (c === "\n" || c === ";") endCommand();
+    else if (c === " " || c === "\t") endWord();
+    else word = (word ?? "") + c;
+  }
+  endCommand();
+  return commands;
+}
