@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Curl, readmeCurls } from "../support/readme-curls";
 import { type Spawned, spawnEntry } from "../support/spawn";
+import { until } from "../support/until";
 
 // The README's curl commands, read from the README and run as written against the zero-config
 // server: `src/server.ts` as `npm start` runs it, with no DATABASE_URL (PGlite in a data folder),
@@ -52,16 +53,6 @@ async function run(c: Pick<Curl, "method" | "path" | "body"> & { headers?: Curl[
     body: c.body === undefined ? undefined : JSON.stringify(c.body),
   });
   return { status: res.status, json: (await res.json()) as unknown };
-}
-
-async function until<T>(what: string, check: () => Promise<T | null>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe("README: every other example, in order, against the zero-config server", () => {

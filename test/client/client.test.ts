@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniq } from "../support/env";
 import { listen } from "../support/listen";
 import { startTestSystem, type TestSystem } from "../support/system";
+import { until } from "../support/until";
 
 // The client against the real server listening on a port (real Postgres behind it).
 const tenant = uniq("client");
@@ -21,16 +22,6 @@ afterAll(async () => {
 });
 
 const client = () => createMemstreamClient({ baseUrl: server.url, apiKey: "tenant-key" });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("@memstream/client", () => {
   it("stores, lists, retrieves with a text block, gets and forgets (agent ids with '/' too)", async () => {
