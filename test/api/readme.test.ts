@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Curl, readmeCurls } from "../support/readme-curls";
+import { type Curl, readmeCurls, readmeSection } from "../support/readme-curls";
 import { type Spawned, spawnEntry } from "../support/spawn";
 import { until } from "../support/until";
 
@@ -12,19 +12,9 @@ import { until } from "../support/until";
 
 const LESSONS = "Outcomes and lessons";
 
-/** The text of the README section under `heading`, up to the next heading of any level. */
-function sectionText(heading: string): string {
-  const lines = readFileSync("README.md", "utf8").split("\n");
-  const isHeading = (l: string) => /^#{2,4} /.test(l);
-  const at = lines.findIndex((l) => isHeading(l) && l.replace(/^#+ /, "") === heading);
-  if (at < 0) throw new Error(`the README has no section "${heading}"`);
-  const end = lines.findIndex((l, i) => i > at && isHeading(l));
-  return lines.slice(at + 1, end < 0 ? undefined : end).join("\n");
-}
-
 /** The first JSON string the README shows after `before` in `heading`'s section. */
 function shownString(heading: string, before: RegExp): string {
-  const m = new RegExp(`${before.source}("(?:[^"\\\\]|\\\\.)*")`).exec(sectionText(heading));
+  const m = new RegExp(`${before.source}("(?:[^"\\\\]|\\\\.)*")`).exec(readmeSection(heading));
   if (!m) throw new Error(`the README's "${heading}" shows no ${before}`);
   return JSON.parse(m[1] as string) as string;
 }
@@ -68,15 +58,16 @@ describe("README: every other example, in order, against the zero-config server"
         status: expect.toSatisfy((s: number) => s >= 200 && s < 300),
       });
     }
-    const answer = (section: string, path: RegExp, i = 0) => {
-      const found = answers.filter((a) => a.c.section === section && path.test(a.c.path))[i];
+    const example = (section: string, path: RegExp) => {
+      const found = answers.find((a) => a.c.section === section && path.test(a.c.path));
       if (!found) throw new Error(`no ${path} example in "${section}"`);
-      return found.json as Record<string, unknown>;
+      return found;
     };
+    const answer = (section: string, path: RegExp) => example(section, path).json as Record<string, unknown>;
     // "Run it": the one memory stored comes back.
     const quick = answer("Run it", /\/retrieve$/).memories as { description: string }[];
-    const stored = answers.find((a) => a.c.section === "Run it" && a.c.path.endsWith("/memories"));
-    expect(quick[0]?.description).toBe((stored?.c.body as { description: string } | undefined)?.description);
+    const stored = example("Run it", /\/memories$/).c.body as { description: string };
+    expect(quick[0]?.description).toBe(stored.description);
     // Documents: the section the README names comes first.
     const docs = answer("Documents", /\/retrieve$/).memories as { description: string }[];
     expect(docs[0]?.description).toBe(shownString("Documents", /# → /));

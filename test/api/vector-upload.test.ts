@@ -103,14 +103,11 @@ describe("batch upload over HTTP, scanned as it arrives", () => {
       const res = await postInPieces(`/v1/agents/${b.agent}/memories`, body, 7);
       expect(res.status).toBe(201);
     };
-    const batches = [batch(1, 1_000), batch(2, 800), batch(3, 900), batch(4, 950)];
-    await send(batches[0] as ReturnType<typeof batch>);
-    await send(batches[1] as ReturnType<typeof batch>);
-    await Promise.all([
-      send(batches[2] as ReturnType<typeof batch>),
-      send(batches[3] as ReturnType<typeof batch>),
-    ]);
-    for (const b of batches) {
+    const [first, smaller, left, right] = [batch(1, 1_000), batch(2, 800), batch(3, 900), batch(4, 950)];
+    await send(first);
+    await send(smaller);
+    await Promise.all([send(left), send(right)]);
+    for (const b of [first, smaller, left, right]) {
       const rows = await queryRows<{ d: string; v: string }>(
         t.system.database.db,
         sql`SELECT m.description AS d, e.embedding::text AS v FROM memories m

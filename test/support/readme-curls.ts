@@ -17,13 +17,25 @@ export type Curl = {
  * words split on blanks, '…' quoted (newlines included, `'\''` for a quote), "…" quoted,
  * backslash-newline joins lines, `#` starts a comment, a newline ends a command.
  */
+const isHeading = (line: string) => /^#{2,4} /.test(line);
+const headingText = (line: string) => line.replace(/^#+ /, "");
+
+/** The text of the README section under `heading`, up to the next heading of any level. */
+export function readmeSection(heading: string, path = "README.md"): string {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const at = lines.findIndex((l) => isHeading(l) && headingText(l) === heading);
+  if (at < 0) throw new Error(`the README has no section "${heading}"`);
+  const end = lines.findIndex((l, i) => i > at && isHeading(l));
+  return lines.slice(at + 1, end < 0 ? undefined : end).join("\n");
+}
+
 export function readmeCurls(path = "README.md"): Curl[] {
   const readme = readFileSync(path, "utf8");
   const curls: Curl[] = [];
   const block = /^```sh\n([\s\S]*?)^```$/gm;
   for (let m = block.exec(readme); m; m = block.exec(readme)) {
     const before = readme.slice(0, m.index);
-    const section = [...before.matchAll(/^#{2,4} (.+)$/gm)].at(-1)?.[1] ?? "";
+    const section = headingText(before.split("\n").findLast(isHeading) ?? "");
     for (const words of shellCommands(m[1] as string)) {
       if (words[0] === "curl") curls.push({ ...readCurl(words), section });
     }
@@ -74,12 +86,9 @@ function shellCommands(script: string): string[][] {
     const c = script[i] as string;
     if (c === "\\" && script[i + 1] === "\n") i++;
     else if (c === "\\") word = (word ?? "") + (script[++i] ?? "");
-    else if (c === "'") {
-      const end = script.indexOf("'", i + 1);
-      word = (word ?? "") + script.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      const end = script.indexOf('"', i + 1);
+    else if (c === "'" || c === '"') {
+      const end = script.indexOf(c, i + 1);
+      if (end < 0) throw new Error(`unterminated ${c} in the README: ${script.slice(i, i + 60)}`);
       word = (word ?? "") + script.slice(i + 1, end);
       i = end;
     } else if (c === "#" && word === null) {
