@@ -1,9 +1,11 @@
 import type { AppDeps } from "./api/deps";
 import type { Config } from "./config";
+import type { Core } from "./core";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
-import type { DeliveryProcessor, ImportQueue, IngestDeps } from "./ingest/github/deps";
+import type { IngestDeps } from "./ingest/github/deps";
 import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
+import type { ProcessorDeps } from "./jobs/processors";
 import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import { dueForReflection } from "./memory/reflect/should-reflect";
@@ -15,24 +17,28 @@ import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";
 
-/** The running system's parts, built once from the config. */
+/**
+ * The running system's parts, built once from the config. Every feature's deps (`memory`,
+ * `reflect`, `github`, the processors') are built from the one `core`: one database handle, one
+ * clock, one logger, one metrics registry.
+ */
 export type System = {
   config: Config;
-  logger: Logger;
-  metrics: Metrics;
+  core: Core;
   database: Database;
   providers: Providers;
+  /** The memory domain: the core's database and clock, the embedder and the enrichment seams. */
   memory: MemoryDeps;
-  /** GitHub ingestion: what processing needs, where accepted deliveries and opened imports are sent. */
-  github: { deps: IngestDeps; deliveries: DeliveryProcessor; imports: ImportQueue };
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
+  /** GitHub ingestion: memory deps, routing rules, and where deliveries and imports are enqueued. */
+  github: IngestDeps;
   app: AppDeps;
   jobs: JobsPart;
   close(): Promise<void>;
 };
 
-/** Composition root: opens the database (and migrates it), builds providers, queues and domain deps. */
+/** Composition root: opens the database (and migrates it), builds the core, providers, queues and feature deps. */
 export async function composeSystem(
   config: Config,
   logger: Logger,
@@ -42,19 +48,22 @@ export async function composeSystem(
     providers?: Providers;
     /** The process's metrics; the entry points pass one with process metrics, tests a bare one. */
     metrics?: Metrics;
-    /** Another delivery processor; by default each accepted delivery is a `github.deliver` job. */
-    deliveries?: (deps: IngestDeps) => DeliveryProcessor;
     /** Sees every statement sent to Postgres (a test checks that each names its agent). */
     onQuery?: (query: string) => void;
   } = {},
 ): Promise<System> {
-  const metrics = overrides.metrics ?? createMetrics({ defaultMetrics: false });
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
     onQuery: overrides.onQuery,
   });
   await database.migrate();
+  const core: Core = {
+    db: database.db,
+    clock: overrides.clock ?? systemClock,
+    logger,
+    metrics: overrides.metrics ?? createMetrics({ defaultMetrics: false }),
+  };
   const providers =
     overrides.providers ??
     (await createProviders({
@@ -63,17 +72,16 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
     }));
-  const clock = overrides.clock ?? systemClock;
-  const queues = composeQueues(config, logger, metrics);
+  const queues = composeQueues(config, core);
   // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.
-  const notifiers = composeNotifiers(queues.sink, logger, {
+  const notifiers = composeNotifiers(queues.sink, core, {
     embedChunk: providers.embedder.maxBatchSize,
     // The reflect deps are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
   });
   const memory: MemoryDeps = {
-    db: database.db,
-    clock,
+    db: core.db,
+    clock: core.clock,
     embedder: providers.embedder,
     enrichment: overrides.enrichment ?? notifiers.enrichment,
     reflection: notifiers.reflection ?? noReflection,
@@ -84,51 +92,44 @@ export async function composeSystem(
     ...memory,
     chat: providers.chat,
     reflectionThreshold: config.reflectionThreshold,
-    onRunFinished: (run) => recordReflectionRun(metrics, run),
+    onRunFinished: (run) => recordReflectionRun(core.metrics, run),
   };
-  const ingest: IngestDeps = { memory, routes: config.github.routes, logger };
-  const deliveries = overrides.deliveries?.(ingest) ?? notifiers.deliveries;
-  const jobs = composeWorkers(config, logger, queues, {
-    db: database.db,
-    embedder: providers.embedder,
+  const github: IngestDeps = {
+    ...memory,
+    logger: core.logger,
+    routes: config.github.routes,
+    deliveries: notifiers.deliveries,
+    imports: notifiers.imports,
+  };
+  const processors: ProcessorDeps = {
+    ...core,
+    ...reflect,
+    ...github,
     importance: providers.importance,
-    logger,
     claimMs: config.jobs.claimMs,
-    reflection: memory.reflection,
-    reflect,
-    ingest,
-    github: { token: config.github.token, baseUrl: config.github.apiUrl },
     // Cached: each consolidation embeds its task type's recent task texts again.
-    lessons: {
-      db: database.db,
-      clock,
-      embedder: withEmbeddingCache(providers.embedder),
-      chat: providers.chat,
-      enrichment: memory.enrichment,
-    },
-    metrics,
-  });
-  const imports = notifiers.imports;
+    taskEmbedder: withEmbeddingCache(providers.embedder),
+    githubApi: { token: config.github.token, baseUrl: config.github.apiUrl },
+  };
+  const jobs = composeWorkers(config, queues, processors);
   const app: AppDeps = {
     config,
-    logger,
-    metrics,
+    logger: core.logger,
+    metrics: core.metrics,
     queues: jobs.part.queues,
     memory,
     reflect,
-    deliveries,
-    imports,
-    ready: () => checkReady(database.db),
+    github,
+    ready: () => checkReady(core.db),
   };
   return {
     config,
-    logger,
-    metrics,
+    core,
     database,
     providers,
     memory,
     reflect,
-    github: { deps: ingest, deliveries, imports },
+    github,
     app,
     jobs: jobs.part,
     async close() {

@@ -19,7 +19,11 @@ system.jobs.startWorkers();
 const metricsServer =
   config.workerMetricsPort > 0
     ? serve(
-        { fetch: createMetricsApp(system).fetch, port: config.workerMetricsPort, hostname: config.host },
+        {
+          fetch: createMetricsApp({ config, metrics: system.core.metrics }).fetch,
+          port: config.workerMetricsPort,
+          hostname: config.host,
+        },
         (info) => logger.info("worker metrics", { url: `http://${config.host}:${info.port}/metrics` }),
       )
     : null;

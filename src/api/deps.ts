@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
+import type { IngestDeps } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
@@ -20,10 +20,8 @@ export type AppDeps = {
   memory: MemoryDeps;
   /** Memory deps plus the chat model (null = reflection off) and the default threshold. */
   reflect: ReflectAgentDeps;
-  /** Where accepted GitHub deliveries go to be processed. */
-  deliveries: DeliveryProcessor;
-  /** Where opened repository imports go to be run. */
-  imports: ImportQueue;
+  /** GitHub ingestion: memory deps, routing rules, where deliveries and imports are enqueued. */
+  github: IngestDeps;
   /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */
   queues: Queue[] | null;
   /** Readiness: database reachable and migrations applied. */

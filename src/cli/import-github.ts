@@ -48,7 +48,7 @@ try {
   const opened = await openImport(system.memory, { repo, agentIds: values.agent ?? [], since });
   if (opened.resumed)
     logger.info("resuming an unfinished import", { id: opened.import.id, phase: opened.import.phase });
-  const done = await runImport(system.github.deps, opened.import.id, {
+  const done = await runImport(system.github, opened.import.id, {
     github: { token: config.github.token, baseUrl: config.github.apiUrl },
     onProgress: draw,
   });

@@ -1,9 +1,8 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
+import type { Core } from "../core";
 import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
-import type { Logger } from "../lib/logger";
 import type { EnrichmentNotifier, OutcomeScheduler, ReflectionScheduler } from "../memory/deps";
-import type { Metrics } from "../metrics";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import {
@@ -38,8 +37,7 @@ const dropping: JobSink & { close(): Promise<void> } = { enqueue: async () => {}
  */
 export function composeQueues(
   config: Config,
-  logger: Logger,
-  metrics: Metrics,
+  { logger, metrics }: Pick<Core, "logger" | "metrics">,
 ): Pick<JobsPart, "sink" | "inProcess" | "queues"> {
   const cfg = config.jobs;
   if (config.redisUrl) {
@@ -61,7 +59,7 @@ export function composeQueues(
 /** The domain's seams as enqueues onto `sink`. */
 export function composeNotifiers(
   sink: JobSink,
-  logger: Logger,
+  { logger }: Pick<Core, "logger">,
   opts: { embedChunk: number; dueForReflection: ((agentId: string) => Promise<boolean>) | null },
 ): {
   enrichment: EnrichmentNotifier;
@@ -84,7 +82,6 @@ export function composeNotifiers(
 /** The worker starter over built queues; `closeWorkers` stops every started set. */
 export function composeWorkers(
   config: Config,
-  logger: Logger,
   queues: Pick<JobsPart, "sink" | "inProcess" | "queues">,
   deps: ProcessorDeps,
 ): { part: JobsPart; closeWorkers(): Promise<void> } {
@@ -98,7 +95,7 @@ export function composeWorkers(
           ? { kind: "in-process" as const, queue: queues.inProcess }
           : null;
       if (!queue) throw new Error("MEMSTREAM_WORKERS=off without REDIS_URL: there is no queue to consume");
-      const w = startWorkers({ cfg: config.jobs, deps, logger, sink: queues.sink, queue });
+      const w = startWorkers({ cfg: config.jobs, deps, sink: queues.sink, queue });
       started.push(w);
       return w;
     },

@@ -1,10 +1,9 @@
 import { Worker } from "bullmq";
 import type { JobsConfig } from "../config";
-import type { Logger } from "../lib/logger";
 import { timeJob } from "../metrics";
 import { JOB_NAMES, type JobName, jobAttempts } from "./catalog";
 import type { InProcessQueue } from "./in-process";
-import { type JobContext, type ProcessorDeps, runJob } from "./processors";
+import { type JobRun, type ProcessorDeps, runJob } from "./processors";
 import { workerConnection } from "./queues";
 import type { JobSink } from "./sink";
 import { startSweep } from "./sweep";
@@ -14,8 +13,8 @@ export type Workers = { close(): Promise<void> };
 
 export type StartWorkers = {
   cfg: JobsConfig;
+  /** The processors' deps (their logger and metrics are the workers'). */
   deps: ProcessorDeps;
-  logger: Logger;
   /** Where the sweep enqueues (the same queues the workers consume). */
   sink: JobSink;
   /** Redis: BullMQ workers. Otherwise the in-process queue is consumed here. */
@@ -24,14 +23,15 @@ export type StartWorkers = {
 
 /** Starts the processors of every job in the catalog (BullMQ workers or the in-process queue) and the periodic sweep. */
 export function startWorkers(opts: StartWorkers): Workers {
-  const { cfg, deps, logger } = opts;
+  const { cfg, deps } = opts;
+  const logger = deps.logger;
   // The one place both queues run a processor: every attempt is timed here, labelled with the
   // catalog name of its queue (a bounded set, whatever name the job itself carries).
-  const run = (queue: JobName, name: string, data: unknown, ctx: JobContext) =>
-    timeJob(deps.metrics, queue, () => runJob(deps, name, data, ctx));
+  const run = (queue: JobName, name: string, data: unknown, job: JobRun) =>
+    timeJob(deps.metrics, queue, () => runJob(deps, name, data, job));
   const sweep = startSweep({
     db: deps.db,
-    clock: deps.reflect.clock,
+    clock: deps.clock,
     sink: opts.sink,
     deliveryAttempts: jobAttempts("github.deliver", cfg),
     afterMs: cfg.sweepAfterMs,
@@ -67,7 +67,7 @@ export function startWorkers(opts: StartWorkers): Workers {
     const worker = new Worker(
       name,
       (job) => {
-        const ctx = {
+        const attempt: JobRun = {
           jobId: job.id ?? "",
           attempt: job.attemptsMade + 1,
           maxAttempts: job.opts.attempts ?? 1,
@@ -76,11 +76,11 @@ export function startWorkers(opts: StartWorkers): Workers {
         };
         logger.debug("job started", {
           job: name,
-          ...ctx,
+          ...attempt,
           started: job.attemptsStarted,
           stalled: job.stalledCounter,
         });
-        return run(name, job.name, job.data, ctx);
+        return run(name, job.name, job.data, attempt);
       },
       {
         connection,

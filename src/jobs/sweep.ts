@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Core } from "../core";
 import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
@@ -6,13 +6,11 @@ import { type StalePending, stalePending } from "../memory/enrichment/stale";
 import { unconsolidatedTaskTypes } from "../memory/lessons/unconsolidated";
 import { agentsDueForRetention } from "../memory/retention/retain";
 import { chunk } from "../providers/batching";
-import type { Clock } from "../providers/types";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
 import type { JobSink } from "./sink";
 
-export type SweepOptions = {
-  db: Db;
-  clock: Clock;
+/** The core's database and clock (the sweep's "now": staleness is measured on the clock that wrote the rows). */
+export type SweepOptions = Pick<Core, "db" | "clock"> & {
   sink: JobSink;
   afterMs: number;
   limit: number;
@@ -71,7 +69,7 @@ export async function sweepOnce(
 
 /** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
 async function pendingMemoryJobs(opts: SweepOptions): Promise<{ jobs: JobRequest[]; fields: number }> {
-  const rows = await stalePending(opts.db, { afterMs: opts.afterMs, limit: opts.limit });
+  const rows = await stalePending(opts, { afterMs: opts.afterMs, limit: opts.limit });
   // Sorted by id so two sweeps seeing the same rows build the same chunks, hence the same job ids.
   const ref = (r: StalePending) => ({ memoryId: r.memoryId, agentId: r.agentId, revision: r.revision });
   const byId = rows.sort((a, b) => (a.memoryId < b.memoryId ? -1 : 1));

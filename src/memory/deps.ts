@@ -1,5 +1,5 @@
-import type { Db } from "../db/client";
-import type { Clock, Embedder } from "../providers/types";
+import type { Core } from "../core";
+import type { Embedder } from "../providers/types";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** A memory whose importance or embedding still has to be computed. */
@@ -36,10 +36,8 @@ export interface OutcomeScheduler {
   recorded(agentId: string, taskType: string | null): Promise<void>;
 }
 
-/** What the memory domain functions need, built once at composition time. */
-export type MemoryDeps = {
-  db: Db;
-  clock: Clock;
+/** What the memory domain functions need: the core's database and clock plus the memory seams (src/compose.ts). */
+export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   /** Embeds query texts, and names the model retrieval uses by default. */
   embedder: Embedder;
   enrichment: EnrichmentNotifier;

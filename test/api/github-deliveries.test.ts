@@ -141,7 +141,7 @@ describe("processing failures, retries and the sweep", () => {
         return new Date();
       },
     };
-    const deps = { ...t.system.github.deps, memory: { ...t.system.memory, clock } };
+    const deps = { ...t.system.github, clock };
     await expect(processDelivery(deps, id)).rejects.toThrow("clock unplugged");
     expect(await deliveryRow(t, id)).toMatchObject({
       status: "failed",
@@ -170,7 +170,7 @@ describe("processing failures, retries and the sweep", () => {
       admin,
     );
     expect(((await memories.json()) as { memories: unknown[] }).memories.length).toBe(1);
-    await expect(processDelivery(t.system.github.deps, id)).resolves.toEqual({ status: "skipped" });
+    await expect(processDelivery(t.system.github, id)).resolves.toEqual({ status: "skipped" });
   });
 
   it("announces enrichment work only after the memories are committed", async () => {
@@ -265,7 +265,7 @@ describe("processing failures, retries and the sweep", () => {
   });
 
   it("rejects processing an unknown delivery with NotFound", async () => {
-    await expect(processDelivery(t.system.github.deps, `missing-${s}`)).rejects.toThrow(/not found/);
+    await expect(processDelivery(t.system.github, `missing-${s}`)).rejects.toThrow(/not found/);
   });
 });
 

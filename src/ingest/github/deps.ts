@@ -1,13 +1,19 @@
-import type { Logger } from "../../lib/logger";
+import type { Core } from "../../core";
 import type { MemoryDeps } from "../../memory/deps";
 import type { RouteRule } from "./route-agents";
 
-/** What processing a delivery needs: the memory domain, the routing rules, a logger. */
-export type IngestDeps = {
-  memory: MemoryDeps;
-  routes: RouteRule[];
-  logger: Logger;
-};
+/**
+ * What GitHub ingestion needs: the memory deps (built from the core), the core's logger, the
+ * routing rules, and the seams through which accepted deliveries and opened imports are enqueued.
+ */
+export type IngestDeps = MemoryDeps &
+  Pick<Core, "logger"> & {
+    routes: RouteRule[];
+    /** Where accepted deliveries go to be processed (a `github.deliver` job). */
+    deliveries: DeliveryProcessor;
+    /** Where opened repository imports go to be run (a `github.import` job). */
+    imports: ImportQueue;
+  };
 
 /**
  * The seam between accepting a delivery and processing it: the job system implements it by

@@ -35,7 +35,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
   const reflection: ReflectionScheduler = { importanceAdded: async (agentId) => void gained.add(agentId) };
   let outcome: ProcessOutcome;
   try {
-    outcome = await deps.memory.db.transaction(async (tx) => {
+    outcome = await deps.db.transaction(async (tx) => {
       const [row] = await tx
         .select()
         .from(githubDeliveries)
@@ -44,12 +44,12 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       if (!row) throw new NotFound(`GitHub delivery ${deliveryId} not found`, { deliveryId });
       if (row.status === "processed" || row.status === "ignored") return { status: "skipped" } as const;
 
-      const memory = { ...deps.memory, db: tx, enrichment: collect, reflection };
+      const memory = { ...deps, db: tx, enrichment: collect, reflection };
       const result = apply(row, deps);
       if (result.status === "ignored") {
         await finish(tx, deliveryId, {
           status: "ignored",
-          at: deps.memory.clock.now(),
+          at: deps.clock.now(),
           reason: result.reason,
           agentIds: result.agentIds,
         });
@@ -65,7 +65,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       if (observations === 0) {
         await finish(tx, deliveryId, {
           status: "ignored",
-          at: deps.memory.clock.now(),
+          at: deps.clock.now(),
           reason: ALREADY_STORED,
           agentIds: result.agentIds,
         });
@@ -73,7 +73,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       }
       await finish(tx, deliveryId, {
         status: "processed",
-        at: deps.memory.clock.now(),
+        at: deps.clock.now(),
         agentIds: result.agentIds,
         observations,
       });
@@ -83,8 +83,8 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
     if (!(error instanceof NotFound)) await markFailed(deps, deliveryId, error);
     throw error;
   }
-  if (pending.length > 0) await deps.memory.enrichment.pending(pending);
-  for (const agentId of gained) await deps.memory.reflection.importanceAdded(agentId);
+  if (pending.length > 0) await deps.enrichment.pending(pending);
+  for (const agentId of gained) await deps.reflection.importanceAdded(agentId);
   return outcome;
 }
 
@@ -102,7 +102,7 @@ function apply(row: GithubDeliveryRow, deps: IngestDeps) {
   return { status: "observations", agentIds, event, opts } as const;
 }
 
-type Tx = Parameters<Parameters<IngestDeps["memory"]["db"]["transaction"]>[0]>[0];
+type Tx = Parameters<Parameters<IngestDeps["db"]["transaction"]>[0]>[0];
 
 async function finish(
   tx: Tx,
@@ -137,13 +137,13 @@ async function markFailed(deps: IngestDeps, id: string, error: unknown) {
   const root = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const message = root instanceof Error ? root.message : String(root);
   try {
-    await deps.memory.db
+    await deps.db
       .update(githubDeliveries)
       .set({
         status: "failed",
         reason: message.slice(0, MAX_REASON),
         attempts: sql`${githubDeliveries.attempts} + 1`,
-        processedAt: deps.memory.clock.now(),
+        processedAt: deps.clock.now(),
       })
       .where(and(eq(githubDeliveries.id, id), inArray(githubDeliveries.status, ["received", "failed"])));
   } catch (recordError) {

@@ -10,16 +10,16 @@ const MAX_RUNS = 3;
  * lesson, so a late or duplicate job changes nothing. An LLM failure throws (the queue retries
  * after a backoff); the last attempt words the lesson with the template instead.
  */
-export const consolidateOutcomesJob: Processor<"outcomes.consolidate"> = async (deps, p, ctx) => {
+export const consolidateOutcomesJob: Processor<"outcomes.consolidate"> = async (p, ctx) => {
   const total = { runs: 0, created: 0, revised: 0, waiting: 0 };
   do {
-    const r = await consolidateOutcomes(deps.lessons, p.agentId, p.taskType, {
-      templateFallback: isFinalAttempt(ctx),
+    const r = await consolidateOutcomes(ctx, p.agentId, p.taskType, {
+      templateFallback: isFinalAttempt(ctx.job),
     });
     total.runs++;
     total.created += r.created;
     total.revised += r.revised;
     total.waiting = r.waiting;
-  } while (total.runs < MAX_RUNS && (await unconsolidated(deps.lessons.db, p.agentId, p.taskType)));
+  } while (total.runs < MAX_RUNS && (await unconsolidated(ctx.db, p.agentId, p.taskType)));
   return total;
 };

@@ -10,9 +10,9 @@ import type { Processor } from "./types";
  * retries; after the last attempt the delivery stays `failed` (the sweep retries it while its
  * attempts are below the limit; `POST …/deliveries/{id}/retry` by hand). An unknown id never retries.
  */
-export const deliverGithub: Processor<"github.deliver"> = async (deps, { deliveryId }) => {
+export const deliverGithub: Processor<"github.deliver"> = async ({ deliveryId }, ctx) => {
   try {
-    const outcome = await processDelivery(deps.ingest, deliveryId);
+    const outcome = await processDelivery(ctx, deliveryId);
     const observations = outcome.status === "processed" ? outcome.observations : 0;
     return { status: outcome.status, observations };
   } catch (error) {

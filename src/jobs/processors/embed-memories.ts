@@ -10,22 +10,22 @@ import { isFinalAttempt, type Processor } from "./types";
  * (the embedder splits by its own `maxBatchSize`), stores the vectors under the model id.
  * Provider faults throw so the queue backs off; on the last attempt the rows are marked failed.
  */
-export const embedMemories: Processor<"memories.embed"> = async (deps, payload, ctx) => {
-  const rows = await claimRows(deps.db, "embedding", payload.items, ctx.jobId, deps.claimMs);
+export const embedMemories: Processor<"memories.embed"> = async (payload, ctx) => {
+  const rows = await claimRows(ctx, "embedding", payload.items, ctx.job.jobId, ctx.claimMs);
   if (rows.length === 0) return { claimed: 0, embedded: 0 };
   let vectors: number[][];
   try {
-    vectors = await deps.embedder.embed(rows.map((r) => r.description));
+    vectors = await ctx.embedder.embed(rows.map((r) => r.description));
   } catch (err) {
-    if (isFinalAttempt(ctx)) {
+    if (isFinalAttempt(ctx.job)) {
       const refs = rows.map((r) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId }));
-      await markFailed(deps.db, "embedding", refs, ctx.jobId, errorText(err));
+      await markFailed(ctx, "embedding", refs, ctx.job.jobId, errorText(err));
     }
     throw err;
   }
   const ready = await storeEmbeddings(
-    deps.db,
-    deps.embedder.modelId,
+    ctx.db,
+    ctx.embedder.modelId,
     rows.map((r, i) => ({
       memoryId: r.id,
       revision: r.revision,
@@ -34,10 +34,10 @@ export const embedMemories: Processor<"memories.embed"> = async (deps, payload, 
     })),
   );
   recordEnrichmentLag(
-    deps.metrics,
+    ctx.metrics,
     "embedding",
     ready.map((r) => r.writtenAt),
-    deps.reflect.clock.now(),
+    ctx.clock.now(),
   );
   return { claimed: rows.length, embedded: ready.length };
 };

@@ -13,13 +13,13 @@ import type { Processor } from "./types";
  * attempt it stays `failed` until POSTed again. An import that does not exist, or does not write
  * to the job's agent, never retries.
  */
-export const importGithub: Processor<"github.import"> = async (deps, { importId, agentId }) => {
+export const importGithub: Processor<"github.import"> = async ({ importId, agentId }, ctx) => {
   try {
-    const row = await getImport(deps.ingest.memory, importId);
+    const row = await getImport(ctx, importId);
     if (!row.agentIds.includes(agentId)) {
       throw new UnrecoverableError(`GitHub import ${importId} does not write to agent ${agentId}`);
     }
-    const done = await runImport(deps.ingest, importId, { github: deps.github });
+    const done = await runImport(ctx, importId, { github: ctx.githubApi });
     return { status: done.status, stored: done.counts.stored, duplicates: done.counts.duplicates };
   } catch (error) {
     if (error instanceof NotFound) throw new UnrecoverableError(error.message);

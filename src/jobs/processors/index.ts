@@ -7,9 +7,9 @@ import { importGithub } from "./import-github";
 import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
-import type { JobContext, Processor, ProcessorDeps } from "./types";
+import type { JobRun, Processor, ProcessorDeps } from "./types";
 
-export type { JobContext, ProcessorDeps } from "./types";
+export type { JobRun, ProcessorContext, ProcessorDeps } from "./types";
 
 /** One processor per job of the catalog; a job without one fails the typecheck. */
 const PROCESSORS: { [N in JobName]: Processor<N> } = {
@@ -26,11 +26,11 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
  * Runs one attempt of a job by name, whichever queue delivered it. The payload is validated
  * again (Redis content is input too); a bad one, or an unknown name, fails without retry.
  */
-export async function runJob(deps: ProcessorDeps, name: string, data: unknown, ctx: JobContext) {
+export async function runJob(deps: ProcessorDeps, name: string, data: unknown, run: JobRun) {
   if (!(name in JOBS)) throw new UnrecoverableError(`unknown job ${name}`);
   const job = name as JobName;
   const parsed = JOBS[job].payload.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`bad ${name} payload: ${parsed.error.message}`);
   const processor = PROCESSORS[job] as Processor<JobName>;
-  return processor(deps, parsed.data as Payload<JobName>, ctx);
+  return processor(parsed.data as Payload<JobName>, { ...deps, job: run });
 }

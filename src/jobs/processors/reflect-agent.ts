@@ -12,11 +12,11 @@ const MAX_RUNS = 3;
  * that worker left `running`. While the threshold is still reached after a run — importance stored
  * meanwhile, whose enqueue was a no-op because this job was running — it runs again.
  */
-export const reflectAgentJob: Processor<"agent.reflect"> = async (deps, { agentId }, ctx) => {
+export const reflectAgentJob: Processor<"agent.reflect"> = async ({ agentId }, ctx) => {
   let runs = 0;
   let insights = 0;
   while (runs < MAX_RUNS) {
-    const result = await reflectOnThreshold(deps.reflect, agentId, { takeOver: ctx.resumed && runs === 0 });
+    const result = await reflectOnThreshold(ctx, agentId, { takeOver: ctx.job.resumed && runs === 0 });
     if (!result) break;
     runs++;
     if (result.run.status === "failed") {

@@ -6,7 +6,7 @@ import type { Processor } from "./types";
  * Idempotent: a second run right after finds nothing left to delete. A database fault throws and
  * the queue retries; batches already deleted stay deleted (and counted), the retry continues.
  */
-export const retainAgentJob: Processor<"agent.retain"> = async (deps, { agentId }) => {
-  const { deleted } = await retainAgent({ db: deps.db, clock: deps.reflect.clock }, agentId);
+export const retainAgentJob: Processor<"agent.retain"> = async ({ agentId }, ctx) => {
+  const { deleted } = await retainAgent(ctx, agentId);
   return { deleted };
 };

@@ -20,53 +20,53 @@ type Outcome = { row: ClaimedRow } & ({ score: number } | { error: unknown });
  * `MAX_INVALID_REPLIES`); any memory left pending makes the job throw, so the queue retries it
  * after a backoff and only the rows still pending are sent again.
  */
-export const scoreImportance: Processor<"memories.score"> = async (deps, payload, ctx) => {
-  const rows = await claimRows(deps.db, "importance", payload.items, ctx.jobId, deps.claimMs);
+export const scoreImportance: Processor<"memories.score"> = async (payload, ctx) => {
+  const rows = await claimRows(ctx, "importance", payload.items, ctx.job.jobId, ctx.claimMs);
   if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
   const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
   let stored = 0;
-  const outcomes = await scoreRows(deps.importance, rows, async (scored) => {
+  const outcomes = await scoreRows(ctx.importance, rows, async (scored) => {
     const ready = await storeScores(
-      deps.db,
-      deps.importance.id,
+      ctx.db,
+      ctx.importance.id,
       scored.map((o) => ({ ...ref(o.row), score: o.score })),
     );
     stored += ready.length;
     recordEnrichmentLag(
-      deps.metrics,
+      ctx.metrics,
       "importance",
       ready.map((r) => r.writtenAt),
-      deps.reflect.clock.now(),
+      ctx.clock.now(),
     );
   });
   // New importance may push an agent over its reflection threshold: an `agent.reflect` job if due.
   const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
-  for (const agentId of agents) await deps.reflection.importanceAdded(agentId);
+  for (const agentId of agents) await ctx.reflection.importanceAdded(agentId);
   const invalid = outcomes.flatMap((o) =>
     "error" in o && o.error instanceof InvalidProviderAnswer
       ? [{ ...ref(o.row), error: errorText(o.error) }]
       : [],
   );
-  const stillInvalid = await recordInvalid(deps.db, invalid, MAX_INVALID_REPLIES);
+  const stillInvalid = await recordInvalid(ctx.db, invalid, MAX_INVALID_REPLIES);
   const faults = outcomes.flatMap((o) =>
     "error" in o && !(o.error instanceof InvalidProviderAnswer) ? [o] : [],
   );
 
   const firstFault = faults[0];
   if (firstFault) {
-    if (isFinalAttempt(ctx)) {
+    if (isFinalAttempt(ctx.job)) {
       const left = [
         ...faults.map((f) => ref(f.row)),
         ...invalid.filter((i) => stillInvalid.includes(i.memoryId)),
       ];
-      await markFailed(deps.db, "importance", left, ctx.jobId, errorText(firstFault.error));
+      await markFailed(ctx, "importance", left, ctx.job.jobId, errorText(firstFault.error));
     }
     throw firstFault.error;
   }
   if (stillInvalid.length > 0) {
-    if (isFinalAttempt(ctx)) {
+    if (isFinalAttempt(ctx.job)) {
       for (const i of invalid.filter((x) => stillInvalid.includes(x.memoryId))) {
-        await markFailed(deps.db, "importance", [i], ctx.jobId, i.error);
+        await markFailed(ctx, "importance", [i], ctx.job.jobId, i.error);
       }
     }
     throw new Error(`importance: ${stillInvalid.length} replies had no valid score; retrying`);

@@ -105,7 +105,7 @@ export async function importDocument(
       else fresh.push(i);
     }
     const leftover = [...reusable.values()].flat();
-    await refreshKept(tx, agentId, kept, input.importance);
+    await refreshKept(tx, agentId, kept, now, input.importance);
     for (let i = 0; i < leftover.length; i += 1000) {
       await tx
         .delete(memories)
@@ -171,6 +171,7 @@ async function refreshKept(
   tx: Tx,
   agentId: string,
   kept: { id: string; input: NewMemoryInput }[],
+  now: Date,
   importance?: number,
 ) {
   for (let i = 0; i < kept.length; i += 500) {
@@ -179,7 +180,7 @@ async function refreshKept(
       .map((k) => sql`(${k.id}::text, ${JSON.stringify(k.input.metadata)}::jsonb)`);
     const setImportance = importance === undefined ? sql`` : sql`, ${importanceGivenSql(importance)}`;
     await tx.execute(
-      sql`UPDATE memories m SET metadata = x.meta, updated_at = now()${setImportance}
+      sql`UPDATE memories m SET metadata = x.meta, updated_at = ${now.toISOString()}::timestamptz${setImportance}
           FROM (VALUES ${sql.join(rows, sql`, `)}) AS x(id, meta) WHERE m.agent_id = ${agentId} AND m.id = x.id`,
     );
   }

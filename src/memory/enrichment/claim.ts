@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client";
+import type { Core } from "../../core";
+import { queryRows } from "../../db/client";
 import { memories } from "../../db/schema";
 import { atRevision, type EnrichedField, FIELDS, type MemoryRef, refValues, target } from "./fields";
 
@@ -16,23 +17,27 @@ export type ClaimedRow = {
  * Claims the rows of a chunk still pending at the announced revision and not claimed by
  * another live job. Only claimed rows are sent to a provider, so overlapping jobs (a sweep
  * re-announcing queued work) never pay twice. `owner` is the job id: a retry of the same job,
- * or the same job taken over after its worker died, reclaims its rows at once.
+ * or the same job taken over after its worker died, reclaims its rows at once. Claims are timed
+ * by the clock (`claimed_until` = now + `claimMs`), as is every check of them (stale, fail).
  */
 export async function claimRows(
-  db: Db,
+  deps: Pick<Core, "db" | "clock">,
   field: EnrichedField,
   items: readonly MemoryRef[],
   owner: string,
   claimMs: number,
 ): Promise<ClaimedRow[]> {
   const f = FIELDS[field];
+  const now = deps.clock.now();
+  const until = new Date(now.getTime() + claimMs);
   const rows = await queryRows<ClaimedRow>(
-    db,
+    deps.db,
     sql`UPDATE ${memories} SET ${target(f.claimedBy)} = ${owner},
-          ${target(f.claimedUntil)} = now() + make_interval(secs => ${claimMs / 1000}::float8)
+          ${target(f.claimedUntil)} = ${until.toISOString()}::timestamptz
         FROM ${refValues(items)}
         WHERE ${atRevision} AND ${f.status} = 'pending'
-          AND (${f.claimedUntil} IS NULL OR ${f.claimedUntil} < now() OR ${f.claimedBy} = ${owner})
+          AND (${f.claimedUntil} IS NULL OR ${f.claimedUntil} < ${now.toISOString()}::timestamptz
+            OR ${f.claimedBy} = ${owner})
         RETURNING ${memories.id} AS id, ${memories.agentId} AS "agentId", ${memories.revision} AS revision,
           ${memories.description} AS description, ${memories.attempts} AS attempts`,
   );

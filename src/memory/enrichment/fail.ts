@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { Core } from "../../core";
 import { type Db, queryRows } from "../../db/client";
 import { memories } from "../../db/schema";
 import { atRevision, type EnrichedField, FIELDS, type MemoryRef, refValues, target } from "./fields";
@@ -8,7 +9,7 @@ import { atRevision, type EnrichedField, FIELDS, type MemoryRef, refValues, targ
  * and claim: a newer text, or another job now holding the row, is left alone.
  */
 export async function markFailed(
-  db: Db,
+  deps: Pick<Core, "db" | "clock">,
   field: EnrichedField,
   items: readonly MemoryRef[],
   owner: string,
@@ -16,14 +17,15 @@ export async function markFailed(
 ): Promise<number> {
   if (items.length === 0) return 0;
   const f = FIELDS[field];
+  const now = deps.clock.now().toISOString();
   const rows = await queryRows<{ id: string }>(
-    db,
+    deps.db,
     sql`UPDATE ${memories} SET ${target(f.status)} = 'failed', ${target(f.error)} = ${error},
           ${target(memories.attempts)} = ${memories.attempts} + 1,
           ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
         FROM ${refValues(items)}
         WHERE ${atRevision} AND ${f.status} = 'pending'
-          AND (${f.claimedBy} IS NULL OR ${f.claimedBy} = ${owner} OR ${f.claimedUntil} < now())
+          AND (${f.claimedBy} IS NULL OR ${f.claimedBy} = ${owner} OR ${f.claimedUntil} < ${now}::timestamptz)
         RETURNING ${memories.id} AS id`,
   );
   return rows.length;

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { outcomes } from "../../db/schema";
-import type { ChatModel, Clock, Embedder } from "../../providers/types";
-import type { EnrichmentNotifier } from "../deps";
+import type { ChatModel, Embedder } from "../../providers/types";
+import type { MemoryDeps } from "../deps";
 import { cluster, type Point } from "./cluster";
 import { LESSON_PROMPT_VERSION, parseLessonReply, renderLessonPrompt } from "./prompts";
 import { lessonSettingsOf } from "./settings";
@@ -24,14 +24,12 @@ const LESSON_SAMPLE = 20;
 /** Outcomes a lesson cites (its newest); older ones still count in its stats. */
 export const MAX_LESSON_CITATIONS = 100;
 
-export type ConsolidateDeps = {
-  db: Db;
-  clock: Clock;
+/** The core's database and clock, the enrichment seam, and the models lessons use. */
+export type ConsolidateDeps = Pick<MemoryDeps, "db" | "clock" | "enrichment"> & {
   /** Embeds task texts for similarity (a cached one: runs embed the same tasks again). */
-  embedder: Embedder;
+  taskEmbedder: Embedder;
   /** Words lessons when configured; null = the deterministic template. */
   chat: ChatModel | null;
-  enrichment: EnrichmentNotifier;
 };
 
 export type ConsolidateResult = { considered: number; created: number; revised: number; waiting: number };
@@ -72,7 +70,7 @@ export async function consolidateOutcomes(
   const sampled = await outcomesById(deps.db, agentId, sampleIds);
   const byId = new Map([...sampled, ...recent].map((o) => [o.memoryId, o]));
   const vectors = await taskVectors(
-    deps.embedder,
+    deps.taskEmbedder,
     [...byId.values()].map((o) => o.task),
   );
   const point = (id: string): Point[] => {

@@ -33,7 +33,7 @@ const stream = (agent: string) =>
 describe("GitHub repository import", () => {
   it("reads every page of issues, pull requests, reviews, releases and commits into observations at their own times", async () => {
     const { stub, full, agent } = await setup();
-    const done = await runImport(t.system.github.deps, await start(full), { github: github(stub) });
+    const done = await runImport(t.system.github, await start(full), { github: github(stub) });
     expect(done).toMatchObject({
       status: "succeeded",
       // 5 issues, 5 pull requests with 2 reviews each, 3 releases, 5 commits
@@ -74,8 +74,8 @@ describe("GitHub repository import", () => {
 
   it("stores nothing on a re-run", async () => {
     const { stub, full, agent } = await setup();
-    await runImport(t.system.github.deps, await start(full), { github: github(stub) });
-    const again = await runImport(t.system.github.deps, await start(full), { github: github(stub) });
+    await runImport(t.system.github, await start(full), { github: github(stub) });
+    const again = await runImport(t.system.github, await start(full), { github: github(stub) });
     expect(again.counts).toMatchObject({ stored: 0, duplicates: 30 });
     expect(await stream(agent)).toHaveLength(30);
     await stub.close();
@@ -85,7 +85,7 @@ describe("GitHub repository import", () => {
     const { stub, full } = await setup();
     stub.fault({ match: /\/issues\?.*[&]page=2\b/, times: 1, kind: "rate-limit", resetInSeconds: 1 });
     stub.fault({ match: /\/commits/, times: 1, kind: "status", status: 502 });
-    const done = await runImport(t.system.github.deps, await start(full), { github: github(stub) });
+    const done = await runImport(t.system.github, await start(full), { github: github(stub) });
     expect(done).toMatchObject({ status: "succeeded", counts: { stored: 30, rateLimited: 1 } });
     expect(stub.requests.filter((r) => /\/issues\?.*[&]page=2\b/.test(r))).toHaveLength(2);
     expect(stub.requests.filter((r) => /\/commits\?/.test(r) && !/[?&]page=/.test(r))).toHaveLength(2);
@@ -96,7 +96,7 @@ describe("GitHub repository import", () => {
     const { stub, full, agent } = await setup();
     const id = await start(full);
     stub.fault({ match: /\/pulls\?.*[&]page=2\b/, times: 100, kind: "status", status: 500 });
-    await expect(runImport(t.system.github.deps, id, { github: github(stub) })).rejects.toThrow();
+    await expect(runImport(t.system.github, id, { github: github(stub) })).rejects.toThrow();
     const [failed] = await t.system.memory.db.select().from(githubImports).where(eq(githubImports.id, id));
     expect(failed).toMatchObject({ status: "failed", phase: "pulls" });
     expect(failed?.cursor).toMatch(/\/pulls\?.*[&]page=2\b/);
@@ -105,7 +105,7 @@ describe("GitHub repository import", () => {
 
     stub.clearFaults();
     const seen = stub.requests.length;
-    const done = await runImport(t.system.github.deps, id, { github: github(stub) });
+    const done = await runImport(t.system.github, id, { github: github(stub) });
     expect(done).toMatchObject({ status: "succeeded", counts: { stored: 30, duplicates: 0 } });
     const after = stub.requests.slice(seen);
     expect(after.some((r) => r.includes("/issues"))).toBe(false);
@@ -117,7 +117,7 @@ describe("GitHub repository import", () => {
   it("keeps only what happened since --since", async () => {
     const { stub, full, agent } = await setup();
     const since = "2025-01-05T00:00:00Z";
-    await runImport(t.system.github.deps, await start(full, since), { github: github(stub) });
+    await runImport(t.system.github, await start(full, since), { github: github(stub) });
     const rows = await stream(agent);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(30);
@@ -162,7 +162,7 @@ describe("import and webhooks write each event once", () => {
     await waitForDeliveries(t, [pushId]);
     expect(await stream(agent)).toHaveLength(1);
 
-    const done = await runImport(t.system.github.deps, await start(full), { github: github(stub) });
+    const done = await runImport(t.system.github, await start(full), { github: github(stub) });
     expect(done.counts).toMatchObject({ stored: 29, duplicates: 1 });
 
     // The same issue opening and a push with the imported commit, delivered AFTER the import.

@@ -100,7 +100,7 @@ export const registerGithubImport = (app: App, deps: AppDeps) => {
       agentIds: [agentId],
       since: body.since ?? null,
     });
-    await deps.imports.enqueue({ importId: opened.import.id, agentId });
+    await deps.github.imports.enqueue({ importId: opened.import.id, agentId });
     return c.json(opened.import, 202);
   });
   app.openapi(get, async (c) => {

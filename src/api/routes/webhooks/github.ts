@@ -77,7 +77,7 @@ export const registerGithubWebhook = (app: App, deps: AppDeps) =>
     const payload = parsePayload(raw, c.req.header("content-type"));
     const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload });
     deps.metrics.webhookDeliveries.inc({ status: received.status });
-    if (received.status === "accepted" || received.retry) await deps.deliveries.enqueue(deliveryId);
+    if (received.status === "accepted" || received.retry) await deps.github.deliveries.enqueue(deliveryId);
     const pong = event === "ping" ? { pong: true } : {};
     if (received.status === "duplicate")
       return c.json({ deliveryId, status: "duplicate" as const, ...pong }, 200);

@@ -36,8 +36,5 @@ export const registerRetryDelivery = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const agentPrefix = c.get("apiKey")?.agentPrefix ?? null;
-    return c.json(
-      await retryDelivery({ db: deps.memory.db, deliveries: deps.deliveries }, id, agentPrefix),
-      202,
-    );
+    return c.json(await retryDelivery(deps.github, id, agentPrefix), 202);
   });

@@ -147,11 +147,11 @@ export async function runImport(
   importId: string,
   opts: { github: GithubAccess; onProgress?: (p: ImportProgress) => void },
 ): Promise<GithubImport> {
-  const db = deps.memory.db;
+  const db = deps.db;
   const [row] = await db.select().from(githubImports).where(eq(githubImports.id, importId));
   if (!row) throw new NotFound(`GitHub import ${importId} not found`, { importId });
   if (row.status === "succeeded") return toImport(row);
-  const now = () => deps.memory.clock.now();
+  const now = () => deps.clock.now();
   await db
     .update(githubImports)
     .set({ status: "running", attempts: row.attempts + 1, error: null, updatedAt: now() })
@@ -183,7 +183,7 @@ export async function runImport(
         const { events, fetched } = await pageEvents(phase, response.data as unknown[], c);
         const { next, lastPage } = links(response.headers.link);
         const nextPhase = next ? phase : (PHASES[phaseIndex + 1] ?? null);
-        const pageCounts = await inMemoryTransaction(deps.memory, async (memory, tx) => {
+        const pageCounts = await inMemoryTransaction(deps, async (memory, tx) => {
           const n: Partial<ImportCounts> = { fetched, stored: 0, duplicates: 0, ignored: 0 };
           for (const event of events) {
             for (const agentId of agentIds) {

@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JobRequest } from "../../src/jobs/catalog";
+import { sweepOnce } from "../../src/jobs/sweep";
+import { createMemories } from "../../src/memory/create-memories";
+import { noEnrichment } from "../../src/memory/deps";
+import { claimRows } from "../../src/memory/enrichment/claim";
+import { markFailed } from "../../src/memory/enrichment/fail";
+import { stalePending } from "../../src/memory/enrichment/stale";
+import { uniq } from "../support/env";
+import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
+
+// One source of time: claims, staleness and retention follow the injected Clock, never the
+// database's now(). The clock here is far in the future, so a statement that read the database's
+// now() instead would see every claim live and no memory stale.
+const T0 = "2100-01-01T00:00:00.000Z";
+const at = (ms: number) => fixedClock(new Date(Date.parse(T0) + ms).toISOString());
+
+let t: TestSystem;
+const agent = uniq("clock");
+beforeAll(async () => {
+  t = await startTestSystem({ clock: fixedClock(T0), enrichment: noEnrichment });
+});
+afterAll(async () => {
+  await t?.call("DELETE", `/v1/agents/${agent}`);
+  await t?.close();
+});
+
+const pendingMemory = async () => {
+  const [m] = await createMemories(t.system.memory, agent, [{ description: `pending ${Math.random()}` }]);
+  if (!m) throw new Error("no memory created");
+  return { memoryId: m.id, agentId: agent, revision: 1 };
+};
+
+describe("the clock decides", () => {
+  it("staleness: a memory is stale once the clock, not the database, says afterMs passed", async () => {
+    const ref = await pendingMemory();
+    const stale = async (ms: number) =>
+      (await stalePending({ db: t.system.core.db, clock: at(ms) }, { afterMs: 60_000, limit: 100_000 }))
+        .map((r) => r.memoryId)
+        .includes(ref.memoryId);
+    expect(await stale(30_000)).toBe(false);
+    expect(await stale(61_000)).toBe(true);
+  });
+
+  it("the sweep re-enqueues by the clock", async () => {
+    const ref = await pendingMemory();
+    const swept = async (ms: number) => {
+      const jobs: JobRequest[] = [];
+      await sweepOnce({
+        db: t.system.core.db,
+        clock: at(ms),
+        sink: { enqueue: async (js) => void jobs.push(...js) },
+        afterMs: 60_000,
+        limit: 100_000,
+        embedChunk: 100,
+        deliveryAttempts: 1,
+      });
+      return jobs.some(
+        (j) => j.name === "memories.embed" && j.payload.items.some((i) => i.memoryId === ref.memoryId),
+      );
+    };
+    expect(await swept(30_000)).toBe(false);
+    expect(await swept(61_000)).toBe(true);
+  });
+
+  it("claims: a claim lasts claimMs on the clock; only then may another job take or fail the row", async () => {
+    const ref = await pendingMemory();
+    const db = t.system.core.db;
+    const claim = async (ms: number, owner: string) =>
+      (await claimRows({ db, clock: at(ms) }, "embedding", [ref], owner, 1_000)).length;
+    expect(await claim(0, "job-a")).toBe(1);
+    expect(await claim(500, "job-b")).toBe(0);
+    expect(await claim(1_500, "job-b")).toBe(1);
+    // job-b's claim runs to 2,500: job-a may not fail the row before then.
+    expect(await markFailed({ db, clock: at(2_000) }, "embedding", [ref], "job-a", "x")).toBe(0);
+    expect(await markFailed({ db, clock: at(3_000) }, "embedding", [ref], "job-a", "x")).toBe(1);
+  });
+});
+
+// The database's now() is for record-keeping only: no SQL in src/ compares with it, except
+// these columns nothing decides by (a vector's created_at).
+const RECORD_KEEPING = new Set(["memory/enrichment/store.ts", "memory/update-memory.ts"]);
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+/** Template literals (SQL is written in them) of a file, comments left out, that call now(). */
+const sqlNow = (file: string): string[] => {
+  const code = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+    .join("\n");
+  return [...code.matchAll(/`[^`]*`/g)].flatMap((m) =>
+    /(^|[^.\w])now\(\)/i.test(m[0]) ? [`${file}: ${m[0]}`] : [],
+  );
+};
+
+it("no SQL in src/ reads the database's now() (the Clock is the one source of time)", () => {
+  const offenders = files("src")
+    .filter((f) => !RECORD_KEEPING.has(relative("src", f)))
+    .flatMap(sqlNow);
+  expect(offenders).toEqual([]);
+});
+
+it("the check itself finds a now() in SQL (the record-keeping files have one each)", () => {
+  for (const f of RECORD_KEEPING) expect(sqlNow(join("src", f))).toHaveLength(1);
+});
