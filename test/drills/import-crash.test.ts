@@ -6,12 +6,12 @@ import { githubImports, memories } from "../../src/db/schema";
 import { openImport } from "../../src/ingest/github/import/imports";
 import { jobRequest } from "../../src/jobs/catalog";
 import { noEnrichment } from "../../src/memory/deps";
+import { obliterateQueues, pipelineEnv, waitFor } from "../jobs/support";
 import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
 import { childEnv, type Spawned, spawnEntry } from "../support/spawn";
 import { fixtureRepo, startStubGithub } from "../support/stub-github";
 import { startTestSystem, type TestSystem } from "../support/system";
-import { obliterateQueues, pipelineEnv, waitFor } from "./support";
 
 // `github.import` jobs survive the process running them: a worker killed with SIGKILL mid-import
 // (BullMQ hands the stalled job to the next worker) and an import whose job was lost with the

@@ -1,8 +1,8 @@
 import { afterAll, expect, it } from "vitest";
+import { allReady, pipelineEnv, postMany, startPipeline, stats, waitFor } from "../jobs/support";
 import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
-import { allReady, pipelineEnv, postMany, startPipeline, stats, waitFor } from "./support";
 
 // Postgres going away mid-stream (connections cut and refused, then back) loses no memory:
 // failed jobs retry with backoff, claims lapse, and the sweep re-enqueues whatever is left.

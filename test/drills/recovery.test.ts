@@ -1,10 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  allReady,
+  obliterateQueues,
+  pipelineEnv,
+  postMany,
+  startPipeline,
+  stats,
+  waitFor,
+} from "../jobs/support";
 import { TEST_DATABASE_URL, uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
 import type { TestSystem } from "../support/system";
-import { allReady, obliterateQueues, pipelineEnv, postMany, startPipeline, stats, waitFor } from "./support";
 
 // Recovery: the database is the source of truth, so a killed worker or a flushed queue loses nothing.
 let cleanup: (() => Promise<void>) | null = null;

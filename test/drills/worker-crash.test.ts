@@ -6,11 +6,11 @@ import { githubDeliveries } from "../../src/db/schema";
 import { JOB_NAMES } from "../../src/jobs/catalog";
 import { noEnrichment } from "../../src/memory/deps";
 import { child, example } from "../ingest/github/fixtures";
+import { obliterateQueues, pipelineEnv, waitFor } from "../jobs/support";
 import { TEST_DATABASE_URL, TEST_REDIS_URL, uniq } from "../support/env";
 import { deliver, deliveryRow, waitForStatus } from "../support/github";
 import { childEnv, type Spawned, spawnEntry } from "../support/spawn";
 import { startTestSystem, type TestSystem } from "../support/system";
-import { obliterateQueues, pipelineEnv, waitFor } from "./support";
 
 // A worker killed with SIGKILL in the middle of a job loses nothing: BullMQ hands the stalled job
 // to the next worker, which finishes it exactly once. Real worker processes (`src/worker.ts`),
