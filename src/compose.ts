@@ -10,6 +10,7 @@ import type { Logger } from "./lib/logger";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
 import { withEmbeddingCache } from "./providers/embedding-cache";
@@ -29,6 +30,8 @@ export type System = {
   providers: Providers;
   /** The memory domain: the core's database and clock, the embedder and the enrichment seams. */
   memory: MemoryDeps;
+  /** Document splitting and large token counts, in worker threads. */
+  text: TextWork;
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
   /** GitHub ingestion: memory deps, routing rules, and where deliveries and imports are enqueued. */
@@ -112,6 +115,7 @@ export async function composeSystem(
     githubApi: { token: config.github.token, baseUrl: config.github.apiUrl },
   };
   const jobs = composeWorkers(config, queues, processors);
+  const text = createTextWork({ encoding: config.tokenizerEncoding, ...config.work });
   const app: AppDeps = {
     config,
     logger: core.logger,
@@ -120,6 +124,7 @@ export async function composeSystem(
     memory,
     reflect,
     github,
+    text,
     ready: () => checkReady(core.db),
   };
   return {
@@ -128,6 +133,7 @@ export async function composeSystem(
     database,
     providers,
     memory,
+    text,
     reflect,
     github,
     app,
@@ -136,6 +142,7 @@ export async function composeSystem(
       // Workers finish the jobs in hand before their database goes away.
       await jobs.closeWorkers();
       await jobs.part.sink.close();
+      await text.close();
       await database.close();
     },
   };

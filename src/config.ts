@@ -4,6 +4,7 @@ import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
 import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thresholds";
+import { defaultTextThreads } from "./memory/text/text-work";
 import type { ImportanceExamples } from "./providers/importance/examples";
 
 /**
@@ -85,6 +86,10 @@ const EnvSchema = z.object({
   REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
   /** Tokenizer for `maxTokens` context budgets. */
   TOKENIZER_ENCODING: z.enum(TOKEN_ENCODINGS).default("o200k_base"),
+  /** Worker threads for document splitting and large token counts; default one per core but one, 1..4; 0 = inline. */
+  MEMSTREAM_WORK_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /** Time budget of one such step in a thread; past it the request answers 413. */
+  MEMSTREAM_WORK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Pending memories a retrieve embeds inline (read your own writes); 0 = off. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
@@ -137,6 +142,8 @@ export type Config = {
   /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
   reflectionThreshold: number;
   tokenizerEncoding: TokenEncoding;
+  /** Threads (0 = inline) and time budget of the CPU-heavy text steps (src/memory/text/text-work.ts). */
+  work: { threads: number; timeoutMs: number };
   jobs: JobsConfig;
   /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
   shutdownMs: number;
@@ -231,6 +238,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     reflectionThreshold: e.REFLECTION_THRESHOLD,
     tokenizerEncoding: e.TOKENIZER_ENCODING,
+    work: {
+      threads: e.MEMSTREAM_WORK_THREADS ?? defaultTextThreads(),
+      timeoutMs: e.MEMSTREAM_WORK_TIMEOUT_MS,
+    },
     jobs: {
       workers: e.MEMSTREAM_WORKERS,
       queuePrefix: e.MEMSTREAM_QUEUE_PREFIX,

@@ -12,6 +12,9 @@ const logger = createLogger(config.logLevel, { service: "memstream-api" });
 const system = await composeSystem(config, logger, { metrics: createMetrics() });
 const app = createApp(system.app);
 // Small installs run the workers here too; with `npm run worker` elsewhere set MEMSTREAM_WORKERS=off.
+// The text-work threads start now rather than on the first document (a failure is logged, not fatal:
+// the pool starts a thread again on demand).
+system.text.warm().catch((err) => logger.warn("text work threads did not start", { error: String(err) }));
 if (config.jobs.workers === "in-process") system.jobs.startWorkers();
 else if (!config.redisUrl)
   logger.warn("MEMSTREAM_WORKERS=off without REDIS_URL: nothing will fill in importance and embeddings");

@@ -5,6 +5,7 @@ import type { IngestDeps } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
 import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
+import type { TextWork } from "../memory/text/text-work";
 import type { Metrics } from "../metrics";
 import type { AppEnv } from "./env";
 
@@ -22,6 +23,8 @@ export type AppDeps = {
   reflect: ReflectAgentDeps;
   /** GitHub ingestion: memory deps, routing rules, where deliveries and imports are enqueued. */
   github: IngestDeps;
+  /** Document splitting and large token counts, off the event loop. */
+  text: TextWork;
   /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */
   queues: Queue[] | null;
   /** Readiness: database reachable and migrations applied. */

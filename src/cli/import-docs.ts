@@ -5,7 +5,6 @@ import { composeSystem } from "../compose";
 import { loadConfig } from "../config";
 import { createLogger } from "../lib/logger";
 import { progressBar } from "../lib/progress-bar";
-import { createTokenCounter } from "../memory/context/tokens";
 import { importDocument } from "../memory/documents/import-document";
 import { LIMITS } from "../memory/limits";
 
@@ -48,7 +47,7 @@ function filesOf(path: string): string[] {
 
 const files = positionals.flatMap(filesOf);
 const system = await composeSystem(config, logger);
-const deps = { ...system.memory, countTokens: createTokenCounter(config.tokenizerEncoding) };
+const deps = { ...system.memory, text: system.text };
 const bar = progressBar();
 const totals = { files: 0, sections: 0, created: 0, kept: 0, deleted: 0, unchanged: 0, failed: 0 };
 try {

@@ -185,6 +185,17 @@ describe("the image's commands, outside Docker", () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
+    // Documents are split in a worker thread, which the bundle starts from dist/ (its own entry point).
+    const doc = await fetch(`${base}/v1/agents/${agent}/documents`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        source: "runbook.md",
+        content: "# Runbook\n\nRoll back.\n\n## Deploy\n\nMerge.",
+      }),
+    });
+    expect(doc.status).toBe(201);
+    expect(await doc.json()).toMatchObject({ title: "Runbook", sections: 2 });
 
     // The API runs no workers (MEMSTREAM_WORKERS=off): only the worker process can fill these in.
     const ready = await waitFor(

@@ -2,14 +2,14 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { documents, memories } from "../../db/schema";
 import { Invalid } from "../../lib/errors";
-import type { TokenCounter } from "../context/tokens";
 import { createMemories, type NewMemoryInput } from "../create-memories";
 import type { MemoryDeps } from "../deps";
 import { importanceGivenSql } from "../enrichment/reset";
 import { LIMITS } from "../limits";
+import type { TextWork } from "../text/text-work";
 import { inMemoryTransaction, type Tx } from "../transaction";
 import { sectionsOf } from "./sections-of";
-import { type DocumentFormat, splitDocument } from "./split";
+import type { DocumentFormat } from "./split";
 
 export type DocumentInput = {
   /** Identity of the document within the agent (a path or URL); importing it again replaces it. */
@@ -44,7 +44,7 @@ export type DocumentImport = {
   importedAt: string;
 };
 
-export type DocumentDeps = MemoryDeps & { countTokens: TokenCounter };
+export type DocumentDeps = MemoryDeps & { text: Pick<TextWork, "splitDocument"> };
 
 /**
  * Imports a document as `document` memories, one per section, replacing the previous version of
@@ -59,11 +59,12 @@ export async function importDocument(
   input: DocumentInput,
 ): Promise<DocumentImport> {
   const format = input.format ?? formatOf(input.source);
-  const split = splitDocument(input.content, {
+  // In a worker thread: conversion and splitting are the CPU-heavy part of an import.
+  const split = await deps.text.splitDocument({
+    content: input.content,
     format,
     maxTokens: input.maxTokens ?? LIMITS.sectionTokens.default,
     maxChars: LIMITS.descriptionChars,
-    count: deps.countTokens,
     ...(input.title ? { title: input.title } : {}),
   });
   if (split.sections.length > LIMITS.documentSections) {

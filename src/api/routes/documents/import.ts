@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { Text } from "../../../lib/storable";
-import { createTokenCounter } from "../../../memory/context/tokens";
 import { importDocument } from "../../../memory/documents/import-document";
 import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
 import { LIMITS } from "../../../memory/limits";
@@ -78,7 +77,7 @@ const route = createRoute({
 });
 
 export const registerImportDocument = (app: App, deps: AppDeps) => {
-  const documentDeps = { ...deps.memory, countTokens: createTokenCounter(deps.config.tokenizerEncoding) };
+  const documentDeps = { ...deps.memory, text: deps.text };
   return app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     return c.json(await importDocument(documentDeps, agentId, c.req.valid("json")), 201);
