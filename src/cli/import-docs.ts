@@ -46,7 +46,8 @@ function filesOf(path: string): string[] {
 }
 
 const files = positionals.flatMap(filesOf);
-const system = await composeSystem(config, logger);
+// Documents are split in this thread: nothing else waits on this process's event loop.
+const system = await composeSystem({ ...config, work: { ...config.work, threads: 0 } }, logger);
 const deps = { ...system.memory, text: system.text };
 const bar = progressBar();
 const totals = { files: 0, sections: 0, created: 0, kept: 0, deleted: 0, unchanged: 0, failed: 0 };
