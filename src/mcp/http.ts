@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { checkAgentAccess } from "../api/auth";
 import type { App } from "../api/deps";
 import { errorResponse } from "../api/errors";
-import type { McpDeps } from "./deps";
+import { type McpDeps, readyDeps } from "./deps";
 import { createMcpServer } from "./server";
 
 export const MCP_PATH = "/mcp";
@@ -15,6 +15,7 @@ export const DEFAULT_AGENT_HEADER = "x-memstream-agent";
  * (no SSE stream): every tool finishes within its request. Authentication is `/v1`'s middleware.
  */
 export function registerMcpRoute(app: App, deps: McpDeps) {
+  const source = readyDeps(deps);
   app.post(MCP_PATH, async (c) => {
     const defaultAgentId = c.req.header(DEFAULT_AGENT_HEADER) || c.req.query("agent") || undefined;
     const key = c.get("apiKey");
@@ -23,7 +24,7 @@ export function registerMcpRoute(app: App, deps: McpDeps) {
       if (denied) return errorResponse(c, denied.code, `${DEFAULT_AGENT_HEADER}: ${denied.message}`);
     }
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = createMcpServer(deps, { key, defaultAgentId });
+    const server = createMcpServer(source, { key, defaultAgentId });
     await server.connect(transport);
     try {
       return await transport.handleRequest(c.req.raw);

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isUnavailable } from "../api/errors";
 import { DomainError } from "../lib/errors";
-import type { Logger } from "../lib/logger";
+import type { McpDeps, McpDepsSource } from "./deps";
 
 /** A successful tool answer: text for the model, the same facts as structured content for programs. */
 export function ok(text: string, structured: Record<string, unknown>): CallToolResult {
@@ -9,17 +9,18 @@ export function ok(text: string, structured: Record<string, unknown>): CallToolR
 }
 
 /**
- * Runs a tool body and turns failures into tool errors (`isError`), so the calling model reads
- * `code: message` and can correct itself, as with the HTTP error envelope. Unknown errors log
- * their stack once and answer without internals.
+ * Runs a tool body with the deps (loaded on first use) and turns failures into tool errors
+ * (`isError`), so the calling model reads `code: message` and can correct itself, as with the HTTP
+ * error envelope. Unknown errors log their stack once and answer without internals.
  */
 export async function guard(
-  logger: Logger,
+  source: McpDepsSource,
   tool: string,
-  body: () => Promise<CallToolResult>,
+  body: (deps: McpDeps) => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
+  const logger = source.logger;
   try {
-    return await body();
+    return await body(await source.load());
   } catch (err) {
     if (err instanceof DomainError) return failure(err.code, err.message);
     if (isUnavailable(err)) {

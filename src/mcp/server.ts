@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { McpDeps, McpSession } from "./deps";
+import type { McpDepsSource, McpSession } from "./deps";
 import { registerForget } from "./tools/forget";
 import { registerRecall } from "./tools/recall";
 import { registerRecordOutcome } from "./tools/record-outcome";
@@ -14,7 +14,7 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 /** An MCP server exposing the memory verbs as tools for one connection (its key and default agent). */
-export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
+export function createMcpServer(deps: McpDepsSource, session: McpSession): McpServer {
   const server = new McpServer({ name: "memstream", version: "1" }, { instructions: INSTRUCTIONS });
   registerRemember(server, deps, session);
   registerRecall(server, deps, session);

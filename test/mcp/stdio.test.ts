@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniq } from "../support/env";
 import { type Stub, startStubOpenAI } from "../support/stub-openai";
 import { testSystemEnv } from "../support/system";
-import { exerciseTools } from "./scenario";
+import { call, exerciseTools, TOOL_NAMES, text } from "./scenario";
 
 // `npx memstream-mcp` as a desktop host runs it: a child process speaking JSON-RPC on stdio,
 // driven by the SDK's own client. It reaches the real test database and the model stub.
@@ -17,8 +17,8 @@ beforeAll(async () => {
   stub = await startStubOpenAI();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    // The source through tsx: the bin would prefer a stale dist/ left by an earlier build.
-    args: ["--import", "tsx", "src/cli/mcp.ts"],
+    // The bin, as hosts run it: a bundle of the current source (never a stale dist/).
+    args: ["bin/memstream-mcp.js"],
     env: {
       PATH: process.env.PATH ?? "",
       ...testSystemEnv(stub.url),
@@ -39,6 +39,31 @@ afterAll(async () => {
 });
 
 describe("MCP over stdio (npm run mcp)", () => {
+  it("lists its tools before it opens the database, and a tool call then says it is unavailable", async () => {
+    // Nothing listens on port 1: only a tool call needs the database, so listing must not wait for it.
+    const lazy = new StdioClientTransport({
+      command: process.execPath,
+      args: ["bin/memstream-mcp.js"],
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: "postgres://postgres@127.0.0.1:1/none",
+        MEMSTREAM_MCP_AGENT: agent,
+        MEMSTREAM_WORKERS: "off",
+      },
+      stderr: "ignore",
+    });
+    const c = new Client({ name: "memstream-test", version: "1" });
+    try {
+      await c.connect(lazy);
+      expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+      const r = await call(c, "stats", {});
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/^unavailable: /);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("initializes, lists the tools and runs each against Postgres with the default agent", async () => {
     expect(client.getServerVersion()?.name).toBe("memstream");
     await exerciseTools(client, stub, agent);

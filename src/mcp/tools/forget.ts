@@ -2,11 +2,11 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { deleteMemory } from "../../memory/delete-memory";
 import { AgentIdArg, resolveAgent } from "../agent";
-import type { McpDeps, McpSession } from "../deps";
+import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
 
 /** `forget`: delete one memory for good. */
-export function registerForget(server: McpServer, deps: McpDeps, session: McpSession) {
+export function registerForget(server: McpServer, source: McpDepsSource, session: McpSession) {
   server.registerTool(
     "forget",
     {
@@ -20,7 +20,7 @@ export function registerForget(server: McpServer, deps: McpDeps, session: McpSes
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
-      guard(deps.logger, "forget", async () => {
+      guard(source, "forget", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
         await deleteMemory(deps.memory, agentId, args.id);
         return ok(`Forgot ${args.id}.`, { agentId, id: args.id, deleted: true });

@@ -6,7 +6,7 @@ import { LIMITS } from "../../memory/limits";
 import { DEFAULT_PRESET, PRESETS } from "../../memory/retrieve/presets";
 import { RELEVANCE_KINDS } from "../../memory/retrieve/relevance";
 import { AgentIdArg, resolveAgent } from "../agent";
-import type { McpDeps, McpSession } from "../deps";
+import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
 
 /** The budget when the caller gives none: a few dozen one-line memories, small beside any context window. */
@@ -48,7 +48,7 @@ const input = {
 };
 
 /** `recall`: the retrieve ranking as a prompt-ready text block within a token budget, plus the ids. */
-export function registerRecall(server: McpServer, deps: McpDeps, session: McpSession) {
+export function registerRecall(server: McpServer, source: McpDepsSource, session: McpSession) {
   server.registerTool(
     "recall",
     {
@@ -63,7 +63,7 @@ export function registerRecall(server: McpServer, deps: McpDeps, session: McpSes
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     (args) =>
-      guard(deps.logger, "recall", async () => {
+      guard(source, "recall", async (deps) => {
         const { agentId: requested, ...query } = args;
         const agentId = resolveAgent(session, requested);
         const result = await retrieveContext(

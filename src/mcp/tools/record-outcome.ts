@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { NewOutcome } from "../../api/routes/agents/outcomes";
 import { recordOutcome } from "../../memory/outcomes/record-outcome";
 import { AgentIdArg, resolveAgent } from "../agent";
-import type { McpDeps, McpSession } from "../deps";
+import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
 
 const f = NewOutcome.shape;
@@ -23,7 +23,7 @@ const input = {
 };
 
 /** `record_outcome`: store how a task went; similar outcomes become lessons in the background. */
-export function registerRecordOutcome(server: McpServer, deps: McpDeps, session: McpSession) {
+export function registerRecordOutcome(server: McpServer, source: McpDepsSource, session: McpSession) {
   server.registerTool(
     "record_outcome",
     {
@@ -37,7 +37,7 @@ export function registerRecordOutcome(server: McpServer, deps: McpDeps, session:
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     (args) =>
-      guard(deps.logger, "record_outcome", async () => {
+      guard(source, "record_outcome", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
         const { agentId: _, ...outcome } = args;
         const stored = await recordOutcome(deps.memory, agentId, outcome);

@@ -2,11 +2,11 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ReflectionFailed } from "../../lib/errors";
 import { reflectAgent } from "../../memory/reflect/reflect";
 import { AgentIdArg, resolveAgent } from "../agent";
-import type { McpDeps, McpSession } from "../deps";
+import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
 
 /** `reflect`: run one reflection now and return its insights with what they cite. */
-export function registerReflect(server: McpServer, deps: McpDeps, session: McpSession) {
+export function registerReflect(server: McpServer, source: McpDepsSource, session: McpSession) {
   server.registerTool(
     "reflect",
     {
@@ -21,7 +21,7 @@ export function registerReflect(server: McpServer, deps: McpDeps, session: McpSe
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
     (args) =>
-      guard(deps.logger, "reflect", async () => {
+      guard(source, "reflect", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
         const { run, insights } = await reflectAgent(deps.reflect, agentId, "manual");
         if (run.status === "failed") {

@@ -5,7 +5,7 @@ import { Invalid } from "../../lib/errors";
 import { createMemories } from "../../memory/create-memories";
 import { LIMITS } from "../../memory/limits";
 import { AgentIdArg, resolveAgent } from "../agent";
-import type { McpDeps, McpSession } from "../deps";
+import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
 
 const Item = z.object({
@@ -34,7 +34,7 @@ const input = {
 };
 
 /** `remember`: store one observation (description) or many (memories), all or nothing. */
-export function registerRemember(server: McpServer, deps: McpDeps, session: McpSession) {
+export function registerRemember(server: McpServer, source: McpDepsSource, session: McpSession) {
   server.registerTool(
     "remember",
     {
@@ -49,7 +49,7 @@ export function registerRemember(server: McpServer, deps: McpDeps, session: McpS
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     (args) =>
-      guard(deps.logger, "remember", async () => {
+      guard(source, "remember", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
         const { agentId: _, memories: many, ...one } = args;
         if (many && one.description !== undefined) {

@@ -1,11 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { agentStats } from "../../memory/agent-stats";
 import { AgentIdArg, resolveAgent } from "../agent";
-import type { McpDeps, McpSession } from "../deps";
+import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
 
 /** `stats`: how big the stream is and whether enrichment has caught up. */
-export function registerStats(server: McpServer, deps: McpDeps, session: McpSession) {
+export function registerStats(server: McpServer, source: McpDepsSource, session: McpSession) {
   server.registerTool(
     "stats",
     {
@@ -16,7 +16,7 @@ export function registerStats(server: McpServer, deps: McpDeps, session: McpSess
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
     (args) =>
-      guard(deps.logger, "stats", async () => {
+      guard(source, "stats", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
         const s = await agentStats(deps.memory, agentId);
         const text = [
