@@ -13,11 +13,13 @@ const HEADER = `// Generated from memstream's /openapi.json by \`npm run client:
 `;
 
 /**
- * The server's OpenAPI document, from the real app in-process. Serving it touches no dependency,
+ * The server's OpenAPI document (for the configuration `env`), from the real app in-process. Serving it touches no dependency,
  * so the app is built with configuration only: nothing here opens a database.
  */
-export async function serverOpenApiDocument(): Promise<Record<string, unknown>> {
-  const config = loadConfig({});
+export async function serverOpenApiDocument(
+  env: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const config = loadConfig(env);
   // Only what building the routes reads; handlers (never called here) would need the rest.
   const documentOnly = {
     config,

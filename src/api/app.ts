@@ -8,6 +8,7 @@ import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { errorResponse, onError, validationError } from "./errors";
 import { observeRequests } from "./observe";
+import { BEARER_SCHEME, openApiInfo } from "./openapi-info";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerForget } from "./routes/agents/forget";
@@ -117,11 +118,8 @@ export function createApp(deps: AppDeps) {
   registerDeleteDocument(app, deps);
   registerGithubImport(app, deps);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "memstream", version: "1", description: "Long-term memory streams for LLM agents" },
-    security: [{ bearer: [] }],
-  });
+  const keysRequired = deps.config.apiKeys.length > 0;
+  if (keysRequired) app.openAPIRegistry.registerComponent("securitySchemes", "bearer", BEARER_SCHEME);
+  app.doc31("/openapi.json", openApiInfo(keysRequired));
   return app;
 }

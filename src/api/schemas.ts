@@ -81,6 +81,9 @@ export const StoredVector = z
   .openapi({
     // `type` too: without it the generator tries (and fails) to describe the custom schema itself.
     type: ["array", "string"],
+    // Redundant with the anyOf (it applies only when the value is an array), but linters
+    // (Spectral's array-items) and some generators want an array type to say its items beside it.
+    items: { type: "number" },
     anyOf: [
       { type: "array", items: { type: "number" }, minItems: 1, maxItems: LIMITS.maxDimensions },
       {

@@ -153,7 +153,12 @@ describe("documented error responses", () => {
     const withBody = ops.filter((o) => o.op.requestBody?.content["application/json"]);
     expect(withBody.length).toBeGreaterThan(3);
     for (const o of withBody) {
-      const res = await send(o, url(o), { headers: { ...admin, "content-type": "text/plain" }, body: "{}" });
+      // Signed where that is checked first (the webhook), so the media type is what is refused.
+      const init = o.name === WEBHOOK ? valid(o) : { headers: admin, body: "{}" };
+      const res = await send(o, url(o), {
+        headers: { ...init.headers, "content-type": "text/plain" },
+        body: init.body,
+      });
       await expectDocumentedError(o, res, 415, "text/plain body");
     }
   });

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List memories, newest first (cursor-paginated) */
+        /**
+         * List memories, newest first (cursor-paginated)
+         * @description Lists the agent's memories newest first, with optional filters (kind, time range, metadata). Pass the answer's `nextCursor` back as `cursor` for the next page; `null` means there is none. Nothing is ranked or touched: use `retrieve` to ask what matters.
+         */
         get: operations["listMemories"];
         put?: never;
         /**
@@ -29,11 +32,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one memory */
+        /**
+         * Get one memory
+         * @description One memory by id, with its enrichment status (`importance`, `embedding`: pending, ready or failed) and, for a reflection, the ids it cites. Reading it does not change its last-access time.
+         */
         get: operations["getMemory"];
         put?: never;
         post?: never;
-        /** Delete a memory (for good: queued enrichment never brings it back) */
+        /**
+         * Delete a memory (for good: queued enrichment never brings it back)
+         * @description Deletes the memory and its vectors in one transaction. A job already queued for it finds no row and does nothing, so the memory never comes back. Reflections that cite it keep their text and citation ids.
+         */
         delete: operations["deleteMemory"];
         options?: never;
         head?: never;
@@ -54,7 +63,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Erase an agent's whole stream (memories, vectors, reflections) */
+        /**
+         * Erase an agent's whole stream (memories, vectors, reflections)
+         * @description Deletes every memory of the agent (observations, reflections, plans, outcomes, lessons, document sections), their vectors and the agent's settings and run history; answers how many memories were deleted. It cannot be undone.
+         */
         delete: operations["eraseAgent"];
         options?: never;
         head?: never;
@@ -68,7 +80,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts by kind and enrichment state, and the time span */
+        /**
+         * Counts by kind and enrichment state, and the time span
+         * @description How many memories the agent has by kind and by enrichment state (importance and embedding pending, ready or failed), and the creation times of the oldest and newest. An agent with no memories answers zeros, not 404.
+         */
         get: operations["getAgentStats"];
         put?: never;
         post?: never;
@@ -185,7 +200,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent reflection runs, newest first (trigger, questions, insights, LLM usage) */
+        /**
+         * Recent reflection runs, newest first (trigger, questions, insights, LLM usage)
+         * @description The agent's most recent reflection runs, manual or triggered by accumulated importance: status, the questions asked, the insights stored and the tokens the LLM used. A failed run carries its error.
+         */
         get: operations["listReflectionRuns"];
         put?: never;
         post?: never;
@@ -202,9 +220,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The agent's settings and the values in force */
+        /**
+         * The agent's settings and the values in force
+         * @description The settings stored for the agent (each null when not set) and the values in force (`effective…`: the stored value, else the deployment default).
+         */
         get: operations["getAgentSettings"];
-        /** Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation) */
+        /**
+         * Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation)
+         * @description Changes the fields given: a field left out keeps its stored value, `null` returns it to the deployment default. Answers the stored settings and the values now in force (`effective…`). Retrieve defaults apply to the next retrieve; a retention policy on the next `agent.retain` run.
+         */
         put: operations["updateAgentSettings"];
         post?: never;
         delete?: never;
@@ -300,7 +324,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the agent's imported documents by source */
+        /**
+         * List the agent's imported documents by source
+         * @description One entry per imported document source: its title, format, number of sections and tokens, and when it was last imported. Cursor-paginated by source (`next`).
+         */
         get: operations["listDocuments"];
         put?: never;
         /**
@@ -308,7 +335,10 @@ export interface paths {
          * @description Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment).
          */
         post: operations["importDocument"];
-        /** Delete a document source and all its sections */
+        /**
+         * Delete a document source and all its sections
+         * @description Deletes every section memory imported from `source` (and their vectors); other memories are untouched. Answers how many sections were removed (0 when the source is unknown).
+         */
         delete: operations["deleteDocument"];
         options?: never;
         head?: never;
@@ -342,7 +372,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A repository import's status, phase and counts */
+        /**
+         * A repository import's status, phase and counts
+         * @description Poll it after starting an import: `status` (queued, running, succeeded, failed), the phase and page it has reached, and the counts so far (fetched, stored, already there, ignored as noise, rate-limited waits). A failed import carries its reason; starting the same import again resumes it.
+         */
         get: operations["getGithubImport"];
         put?: never;
         post?: never;
@@ -418,7 +451,7 @@ export interface components {
              */
             createdAt?: string;
             importance?: number;
-            embedding?: ((unknown[] | number[] | string) | (string | number[])) | number[] | string;
+            embedding?: ((number[] | number[] | string) | (string | number[])) | number[] | string;
             embeddingModel?: string;
             /**
              * @description JSON object, at most 16384 bytes serialized and 32 levels deep; no NUL or lone surrogates in its strings
@@ -651,6 +684,28 @@ export interface components {
             /** @enum {string} */
             status: "accepted" | "duplicate";
             pong?: boolean;
+        };
+        /**
+         * @description The event's payload exactly as GitHub sends it (docs.github.com: webhook events and payloads); events memstream does not describe are stored and ignored with a reason.
+         * @example {
+         *       "action": "opened",
+         *       "issue": {
+         *         "number": 7,
+         *         "title": "Checkout fails on Safari",
+         *         "user": {
+         *           "login": "octocat"
+         *         }
+         *       },
+         *       "repository": {
+         *         "full_name": "acme/api"
+         *       },
+         *       "sender": {
+         *         "login": "octocat"
+         *       }
+         *     }
+         */
+        GithubEventPayload: {
+            [key: string]: unknown;
         };
         GithubDelivery: {
             /** @description X-GitHub-Delivery */
@@ -1833,11 +1888,32 @@ export interface operations {
     receiveGithubWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description `sha256=` and the hex HMAC-SHA256 of the raw body under the webhook's secret (one of `GITHUB_WEBHOOK_SECRET`) */
+                "X-Hub-Signature-256": string;
+                /** @description The event name, e.g. `issues`, `push`, `pull_request`, `ping` */
+                "X-GitHub-Event": string;
+                /** @description The delivery's GUID: a redelivery carries the same one, so it is stored once */
+                "X-GitHub-Delivery": string;
+                /** @description The webhook's id (not used) */
+                "X-GitHub-Hook-ID"?: string;
+                /** @description repository, organization, integration… (not used) */
+                "X-GitHub-Hook-Installation-Target-Type"?: string;
+                /** @description Its id (not used) */
+                "X-GitHub-Hook-Installation-Target-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GithubEventPayload"];
+                "application/x-www-form-urlencoded": {
+                    /** @description The same JSON payload, as one form field */
+                    payload: string;
+                };
+            };
+        };
         responses: {
             /** @description A redelivery of a known delivery id (nothing new is created), or a ping */
             200: {
@@ -1889,6 +1965,15 @@ export interface operations {
             };
             /** @description Body over GitHub's 26214400-byte payload limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A signed body whose Content-Type is neither JSON nor form-encoded (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

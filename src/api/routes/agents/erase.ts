@@ -9,6 +9,8 @@ const route = createRoute({
   operationId: "eraseAgent",
   tags: ["agents"],
   summary: "Erase an agent's whole stream (memories, vectors, reflections)",
+  description:
+    "Deletes every memory of the agent (observations, reflections, plans, outcomes, lessons, document sections), their vectors and the agent's settings and run history; answers how many memories were deleted. It cannot be undone.",
   request: { params: AgentParam },
   responses: {
     200: json(z.object({ deleted: z.number().int() }), "Erased", { deleted: 120 }),

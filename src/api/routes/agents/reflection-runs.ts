@@ -13,6 +13,8 @@ const route = createRoute({
   operationId: "listReflectionRuns",
   tags: ["reflection"],
   summary: "Recent reflection runs, newest first (trigger, questions, insights, LLM usage)",
+  description:
+    "The agent's most recent reflection runs, manual or triggered by accumulated importance: status, the questions asked, the insights stored and the tokens the LLM used. A failed run carries its error.",
   request: {
     params: AgentParam,
     query: z.object({ limit: z.coerce.number().int().min(1).max(MAX_RUNS).default(20) }),

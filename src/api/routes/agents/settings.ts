@@ -94,6 +94,8 @@ const put = createRoute({
   tags: ["agents"],
   summary:
     "Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation)",
+  description:
+    "Changes the fields given: a field left out keeps its stored value, `null` returns it to the deployment default. Answers the stored settings and the values now in force (`effective…`). Retrieve defaults apply to the next retrieve; a retention policy on the next `agent.retain` run.",
   request: {
     params: AgentParam,
     body: {
@@ -113,6 +115,8 @@ const get = createRoute({
   operationId: "getAgentSettings",
   tags: ["agents"],
   summary: "The agent's settings and the values in force",
+  description:
+    "The settings stored for the agent (each null when not set) and the values in force (`effective…`: the stored value, else the deployment default).",
   request: { params: AgentParam },
   responses: { 200: json(Settings, "The settings in force", SETTINGS_EXAMPLE), ...apiErrors.agentRead },
 });

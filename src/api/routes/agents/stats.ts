@@ -37,6 +37,8 @@ const route = createRoute({
   operationId: "getAgentStats",
   tags: ["agents"],
   summary: "Counts by kind and enrichment state, and the time span",
+  description:
+    "How many memories the agent has by kind and by enrichment state (importance and embedding pending, ready or failed), and the creation times of the oldest and newest. An agent with no memories answers zeros, not 404.",
   request: { params: AgentParam },
   responses: { 200: json(Stats, "Stats (zeros for an empty stream)", STATS_EXAMPLE), ...apiErrors.agentRead },
 });

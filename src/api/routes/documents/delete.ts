@@ -10,6 +10,8 @@ const route = createRoute({
   operationId: "deleteDocument",
   tags: ["documents"],
   summary: "Delete a document source and all its sections",
+  description:
+    "Deletes every section memory imported from `source` (and their vectors); other memories are untouched. Answers how many sections were removed (0 when the source is unknown).",
   request: { params: AgentParam, query: z.object({ source: DocumentSource }) },
   responses: {
     200: json(z.object({ source: z.string(), deleted: z.number().int() }), "Deleted (sections removed)", {

@@ -18,6 +18,8 @@ const route = createRoute({
   operationId: "listDocuments",
   tags: ["documents"],
   summary: "List the agent's imported documents by source",
+  description:
+    "One entry per imported document source: its title, format, number of sections and tokens, and when it was last imported. Cursor-paginated by source (`next`).",
   request: { params: AgentParam, query: Query },
   responses: {
     200: json(z.object({ documents: z.array(DocumentSummary), next: z.string().nullable() }), "A page", {

@@ -87,6 +87,8 @@ const get = createRoute({
   tags: ["imports"],
   operationId: "getGithubImport",
   summary: "A repository import's status, phase and counts",
+  description:
+    "Poll it after starting an import: `status` (queued, running, succeeded, failed), the phase and page it has reached, and the counts so far (fetched, stored, already there, ignored as noise, rate-limited waits). A failed import carries its reason; starting the same import again resumes it.",
   request: { params: ImportParams },
   responses: { 200: json(GithubImport, "The import", IMPORT_EXAMPLE), ...apiErrors.agentRead },
 });

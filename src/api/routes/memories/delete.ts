@@ -9,6 +9,8 @@ const route = createRoute({
   operationId: "deleteMemory",
   tags: ["memories"],
   summary: "Delete a memory (for good: queued enrichment never brings it back)",
+  description:
+    "Deletes the memory and its vectors in one transaction. A job already queued for it finds no row and does nothing, so the memory never comes back. Reflections that cite it keep their text and citation ids.",
   request: { params: MemoryParams },
   responses: { 204: { description: "Deleted" }, ...apiErrors.agentAction },
 });

@@ -10,6 +10,8 @@ const route = createRoute({
   operationId: "getMemory",
   tags: ["memories"],
   summary: "Get one memory",
+  description:
+    "One memory by id, with its enrichment status (`importance`, `embedding`: pending, ready or failed) and, for a reflection, the ids it cites. Reading it does not change its last-access time.",
   request: { params: MemoryParams },
   responses: { 200: json(MemorySchema, "The memory", MEMORY_EXAMPLE), ...apiErrors.agentRead },
 });

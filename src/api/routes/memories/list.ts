@@ -43,6 +43,8 @@ const route = createRoute({
   operationId: "listMemories",
   tags: ["memories"],
   summary: "List memories, newest first (cursor-paginated)",
+  description:
+    "Lists the agent's memories newest first, with optional filters (kind, time range, metadata). Pass the answer's `nextCursor` back as `cursor` for the next page; `null` means there is none. Nothing is ranked or touched: use `retrieve` to ask what matters.",
   request: { params: AgentParam, query: Query },
   responses: {
     200: json(z.object({ memories: z.array(MemorySchema), nextCursor: z.string().nullable() }), "A page", {
