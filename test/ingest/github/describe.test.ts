@@ -128,3 +128,63 @@ describe("descriptions of GitHub's example payloads, word by word", () => {
     expect(o.createdAt).toBe("2019-05-15T15:20:40.000Z");
   });
 });
+
+describe("payloads with null or empty fields: a clean description or a clean ignore reason", () => {
+  const withChild = (event: string, action: string, key: string, fields: Record<string, unknown>) => {
+    const payload = example(event, action);
+    Object.assign(child(payload, key), fields);
+    return payload;
+  };
+
+  it("an issue with an empty or null title is named by its number alone", () => {
+    for (const title of ["", "   ", null]) {
+      const o = only("issues", withChild("issues", "opened", "issue", { title, body: null }));
+      expect(o.description).toBe("Codertocat opened issue #1 in Codertocat/Hello-World (labels: bug)");
+    }
+    const pr = only("pull_request", withChild("pull_request", "closed", "pull_request", { title: "" }));
+    expect(pr.description).toBe(
+      "Codertocat closed pull request #2 in Codertocat/Hello-World without merging",
+    );
+  });
+
+  it("a comment whose body is null or blank is ignored for having no text", () => {
+    for (const body of [null, "", " \n "]) {
+      expect(
+        describeEvent("issue_comment", withChild("issue_comment", "created", "comment", { body })),
+      ).toEqual({
+        status: "ignored",
+        reason: "comment without text",
+      });
+    }
+    expect(
+      describeEvent(
+        "pull_request_review_comment",
+        withChild("pull_request_review_comment", "created", "comment", { body: null }),
+      ),
+    ).toEqual({ status: "ignored", reason: "review comment without text" });
+  });
+
+  it("a comment on an issue without a title still reads cleanly", () => {
+    const payload = example("issue_comment", "created");
+    Object.assign(child(payload, "issue"), { title: null });
+    const o = only("issue_comment", payload);
+    expect(o.description).toMatch(/^Codertocat commented on issue #1 in Codertocat\/Hello-World: "/);
+    expect(o.description).not.toContain('""');
+  });
+
+  it("a push of a commit without a message lists it as such", () => {
+    const payload = exampleWhere("push", (p) => p.ref === "refs/heads/master");
+    const commits = (payload as { commits: Record<string, unknown>[] }).commits;
+    if (commits.length === 0) commits.push({ id: "abc", message: null, author: { name: "x" } });
+    for (const c of commits) c.message = null;
+    expect(only("push", payload).description).toContain("(no message)");
+  });
+
+  it("a payload missing a field it reads is ignored with a reason that names the event, not a JavaScript error", () => {
+    const result = describeEvent("pull_request", { action: "opened", pull_request: {} });
+    expect(result).toEqual({
+      status: "ignored",
+      reason: "malformed pull_request payload: a field memstream reads is missing or null",
+    });
+  });
+});

@@ -51,6 +51,16 @@ export function quote(text: string, max = 200): string {
   return `"${clip(text, max)}"`;
 }
 
+/** True for a string with something besides whitespace (payloads send null or "" for no text). */
+export function hasText(text: unknown): text is string {
+  return typeof text === "string" && text.trim() !== "";
+}
+
+/** ` "title"` after a subject such as `issue #7`, or nothing when the title is null or blank. */
+export function titled(title: unknown, max = 200): string {
+  return hasText(title) ? ` ${quote(title, max)}` : "";
+}
+
 /** ` in owner/repo`, or nothing for events without a repository. */
 export function inRepo(payload: BasePayload): string {
   return payload.repository ? ` in ${payload.repository.full_name}` : "";

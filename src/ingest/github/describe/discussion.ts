@@ -6,7 +6,17 @@
  * comment edits/deletions.
  */
 import type { DiscussionCommentEvent, DiscussionEvent } from "@octokit/webhooks-types";
-import { baseMetadata, eventTime, ignored, inRepo, isBot, observed, quote } from "./common.js";
+import {
+  baseMetadata,
+  eventTime,
+  hasText,
+  ignored,
+  inRepo,
+  isBot,
+  observed,
+  quote,
+  titled,
+} from "./common.js";
 import type { DescribeResult } from "./types.js";
 
 const MAX_BODY = 300;
@@ -15,7 +25,7 @@ const MAX_BODY = 300;
 export function describeDiscussion(payload: DiscussionEvent): DescribeResult {
   const d = payload.discussion;
   const actor = payload.sender.login;
-  const subject = `discussion #${d.number} ${quote(d.title)}${inRepo(payload)}`;
+  const subject = `discussion #${d.number}${titled(d.title)}${inRepo(payload)}`;
   const metadata = {
     ...baseMetadata("discussion", payload),
     number: d.number,
@@ -36,12 +46,12 @@ export function describeDiscussion(payload: DiscussionEvent): DescribeResult {
   switch (payload.action) {
     case "created": {
       const body = d.body ? `: ${quote(d.body, MAX_BODY)}` : "";
-      description = `${actor} started discussion #${d.number} ${quote(d.title)} in category ${d.category.name}${inRepo(payload)}${body}`;
+      description = `${actor} started discussion #${d.number}${titled(d.title)} in category ${d.category.name}${inRepo(payload)}${body}`;
       time = d.created_at;
       break;
     }
     case "answered":
-      description = `${actor} marked ${payload.answer.user.login}'s comment as the answer to ${subject}: ${quote(payload.answer.body, MAX_BODY)}`;
+      description = `${actor} marked ${payload.answer.user.login}'s comment as the answer to ${subject}${hasText(payload.answer.body) ? `: ${quote(payload.answer.body, MAX_BODY)}` : ""}`;
       time = d.answer_chosen_at;
       break;
     default:
@@ -59,8 +69,9 @@ export function describeDiscussionComment(payload: DiscussionCommentEvent): Desc
   if (payload.action !== "created") return ignored(`discussion_comment ${payload.action} is not remembered`);
   const { comment, discussion: d } = payload;
   if (isBot(comment.user) || isBot(payload.sender)) return ignored("discussion comment by a bot");
+  if (!hasText(comment.body)) return ignored("discussion comment without text");
   return observed({
-    description: `${comment.user.login} commented on discussion #${d.number} ${quote(d.title)}${inRepo(payload)}: ${quote(comment.body, MAX_BODY)}`,
+    description: `${comment.user.login} commented on discussion #${d.number}${titled(d.title)}${inRepo(payload)}: ${quote(comment.body, MAX_BODY)}`,
     createdAt: eventTime(payload, comment.created_at),
     metadata: {
       ...baseMetadata("discussion_comment", payload),

@@ -94,7 +94,10 @@ export function describeEvent(event: string, payload: unknown): DescribeResult {
   } catch (error) {
     // A payload that passed the signature check but lacks a field we read: record why, do not fail
     // the delivery (GitHub would only redeliver the same body). Anything else is our bug: rethrow.
-    if (error instanceof TypeError) return ignored(`malformed ${event} payload: ${error.message}`);
+    // The reason names the event, not the JavaScript error (which means nothing to a reader).
+    if (error instanceof TypeError) {
+      return ignored(`malformed ${event} payload: a field memstream reads is missing or null`);
+    }
     throw error;
   }
   if (result.status === "ignored") return result;

@@ -4,10 +4,21 @@
  * Issues: opened (with labels and a body excerpt), closed (with the reason), reopened and assigned
  * are kept; labeled, edited, milestoned, pinned, locked, transferred, deleted and the like are ignored.
  * Issues by bots are kept (e.g. a monitoring bot filing an incident); comments by bots are ignored.
- * Comments: created is kept with an excerpt; edited/deleted are ignored.
+ * Comments: created is kept with an excerpt; edited/deleted and comments without text are ignored.
+ * A null or blank title is left out of the description (`issue #7 in acme/api`).
  */
 import type { IssueCommentEvent, IssuesEvent } from "@octokit/webhooks-types";
-import { baseMetadata, eventTime, ignored, inRepo, isBot, observed, quote } from "./common.js";
+import {
+  baseMetadata,
+  eventTime,
+  hasText,
+  ignored,
+  inRepo,
+  isBot,
+  observed,
+  quote,
+  titled,
+} from "./common.js";
 import type { DescribeResult } from "./types.js";
 
 const MAX_BODY = 300;
@@ -16,7 +27,7 @@ const MAX_BODY = 300;
 export function describeIssue(payload: IssuesEvent): DescribeResult {
   const issue = payload.issue;
   const actor = payload.sender.login;
-  const subject = `issue #${issue.number} ${quote(issue.title)}${inRepo(payload)}`;
+  const subject = `issue #${issue.number}${titled(issue.title)}${inRepo(payload)}`;
   let description: string;
   let time: unknown = issue.updated_at;
   switch (payload.action) {
@@ -62,9 +73,10 @@ export function describeIssueComment(payload: IssueCommentEvent): DescribeResult
   if (payload.action !== "created") return ignored(`issue_comment ${payload.action} is not remembered`);
   const { comment, issue } = payload;
   if (isBot(comment.user) || isBot(payload.sender)) return ignored("comment by a bot");
+  if (!hasText(comment.body)) return ignored("comment without text");
   const kind = issue.pull_request ? "pull request" : "issue";
   return observed({
-    description: `${comment.user.login} commented on ${kind} #${issue.number} ${quote(issue.title)}${inRepo(payload)}: ${quote(comment.body, MAX_BODY)}`,
+    description: `${comment.user.login} commented on ${kind} #${issue.number}${titled(issue.title)}${inRepo(payload)}: ${quote(comment.body, MAX_BODY)}`,
     createdAt: eventTime(payload, comment.created_at),
     metadata: {
       ...baseMetadata("issue_comment", payload),

@@ -9,14 +9,14 @@
  * Importance: a merged pull request is 6.
  */
 import type { PullRequestEvent } from "@octokit/webhooks-types";
-import { baseMetadata, eventTime, ignored, inRepo, observed, plural, quote } from "./common.js";
+import { baseMetadata, eventTime, ignored, inRepo, observed, plural, titled } from "./common.js";
 import type { DescribeResult, GithubObservation } from "./types.js";
 
 /** Describes a pull request lifecycle event. */
 export function describePullRequest(payload: PullRequestEvent): DescribeResult {
   const pr = payload.pull_request;
   const actor = payload.sender.login;
-  const subject = `pull request #${pr.number} ${quote(pr.title)}${inRepo(payload)}`;
+  const subject = `pull request #${pr.number}${titled(pr.title)}${inRepo(payload)}`;
   const base = (description: string, time: unknown): GithubObservation => ({
     description,
     createdAt: eventTime(payload, time, pr.updated_at),
@@ -37,7 +37,7 @@ export function describePullRequest(payload: PullRequestEvent): DescribeResult {
       const kind = pr.draft ? "draft pull request" : "pull request";
       return observed(
         base(
-          `${actor} opened ${kind} #${pr.number} ${quote(pr.title)}${inRepo(payload)}${files}`,
+          `${actor} opened ${kind} #${pr.number}${titled(pr.title)}${inRepo(payload)}${files}`,
           pr.created_at,
         ),
       );

@@ -16,6 +16,7 @@ import type { PushEvent } from "@octokit/webhooks-types";
 import {
   baseMetadata,
   eventTime,
+  hasText,
   ignored,
   inRepo,
   isBot,
@@ -48,7 +49,7 @@ export function describePush(payload: PushEvent): DescribeResult {
   } else {
     const listed = commits
       .slice(0, MAX_LISTED)
-      .map((c) => quote(c.message.split("\n")[0] ?? "", MAX_MESSAGE));
+      .map((c) => (hasText(c.message) ? quote(c.message.split("\n")[0] ?? "", MAX_MESSAGE) : "(no message)"));
     const more = commits.length > MAX_LISTED ? `; and ${commits.length - MAX_LISTED} more` : "";
     description = `${actor} ${verb} ${plural(commits.length, "commit")} to ${target}: ${listed.join("; ")}${more}`;
   }

@@ -8,7 +8,17 @@
  * comments by bots are ignored.
  */
 import type { PullRequestReviewCommentEvent, PullRequestReviewEvent } from "@octokit/webhooks-types";
-import { baseMetadata, eventTime, ignored, inRepo, isBot, observed, quote } from "./common.js";
+import {
+  baseMetadata,
+  eventTime,
+  hasText,
+  ignored,
+  inRepo,
+  isBot,
+  observed,
+  quote,
+  titled,
+} from "./common.js";
 import type { DescribeResult } from "./types.js";
 
 const MAX_BODY = 300;
@@ -17,7 +27,7 @@ const MAX_BODY = 300;
 export function describeReview(payload: PullRequestReviewEvent): DescribeResult {
   const { review, pull_request: pr } = payload;
   const actor = payload.sender.login;
-  const subject = `pull request #${pr.number} ${quote(pr.title)}${inRepo(payload)}`;
+  const subject = `pull request #${pr.number}${titled(pr.title)}${inRepo(payload)}`;
   const body = review.body ? `: ${quote(review.body, MAX_BODY)}` : "";
   let description: string;
   if (payload.action === "dismissed") {
@@ -51,8 +61,9 @@ export function describeReviewComment(payload: PullRequestReviewCommentEvent): D
   if (payload.action !== "created")
     return ignored(`pull_request_review_comment ${payload.action} is not remembered`);
   if (isBot(payload.comment.user) || isBot(payload.sender)) return ignored("review comment by a bot");
+  if (!hasText(payload.comment.body)) return ignored("review comment without text");
   const { comment, pull_request: pr } = payload;
-  const subject = `pull request #${pr.number} ${quote(pr.title)}${inRepo(payload)}`;
+  const subject = `pull request #${pr.number}${titled(pr.title)}${inRepo(payload)}`;
   return observed({
     description: `${comment.user.login} commented on ${subject} at ${comment.path}: ${quote(comment.body, MAX_BODY)}`,
     createdAt: eventTime(payload, comment.created_at),

@@ -11,7 +11,7 @@ import type {
   DependabotAlertEvent,
   SecurityAdvisoryEvent,
 } from "@octokit/webhooks-types";
-import { baseMetadata, eventTime, ignored, inRepo, observed, quote } from "./common.js";
+import { baseMetadata, eventTime, ignored, inRepo, observed, titled } from "./common.js";
 import type { DescribeResult } from "./types.js";
 
 const SEVERE = new Set(["critical", "high"]);
@@ -26,7 +26,7 @@ export function describeSecurityAdvisory(payload: SecurityAdvisoryEvent): Descri
   const a = payload.security_advisory;
   const packages = [...new Set(a.vulnerabilities.map((v) => `${v.package.ecosystem}/${v.package.name}`))];
   return observed({
-    description: `GitHub published security advisory ${a.ghsa_id} (${a.severity} severity) ${quote(a.summary)} affecting ${packages.join(", ")}`,
+    description: `GitHub published security advisory ${a.ghsa_id} (${a.severity} severity)${titled(a.summary)} affecting ${packages.join(", ")}`,
     createdAt: eventTime(payload, a.published_at, a.updated_at),
     importance: 9,
     metadata: {
@@ -55,7 +55,7 @@ export function describeDependabotAlert(payload: DependabotAlertEvent): Describe
   const adv = alert.security_advisory;
   const opening = payload.action === "created" || payload.action === "reopened";
   return observed({
-    description: `Dependabot alert #${alert.number} ${verb}${inRepo(payload)}: ${adv.severity} severity ${quote(adv.summary)} in ${alert.dependency.package.ecosystem} package ${alert.dependency.package.name}`,
+    description: `Dependabot alert #${alert.number} ${verb}${inRepo(payload)}: ${adv.severity} severity${titled(adv.summary)} in ${alert.dependency.package.ecosystem} package ${alert.dependency.package.name}`,
     createdAt: eventTime(payload, opening ? alert.created_at : alert.updated_at, alert.updated_at),
     ...(opening ? { importance: severityImportance(adv.severity) } : {}),
     metadata: {
@@ -77,7 +77,7 @@ export function describeCodeScanningAlert(payload: CodeScanningAlertEvent): Desc
   const severity = securityLevel ?? alert.rule.severity ?? "unknown";
   const opening = payload.action === "created" || payload.action.startsWith("reopened");
   return observed({
-    description: `${alert.tool.name} code scanning alert #${alert.number} ${verb}${inRepo(payload)}: ${severity} severity ${quote(alert.rule.description)}`,
+    description: `${alert.tool.name} code scanning alert #${alert.number} ${verb}${inRepo(payload)}: ${severity} severity${titled(alert.rule.description)}`,
     createdAt: eventTime(payload, opening ? alert.created_at : null, alert.created_at),
     // Only security rules carry a security severity; style and quality alerts are left to the scorer.
     ...(opening && securityLevel ? { importance: severityImportance(securityLevel) } : {}),
