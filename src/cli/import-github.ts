@@ -8,7 +8,7 @@ import { progressBar } from "../lib/progress-bar";
 import { AGENT_ID_PATTERN } from "../memory/limits";
 
 // `npm run import:github -- owner/repo [--since 2025-01-01] [--agent id]...`
-// Imports a repository's history (issues, pull requests, reviews, releases, default-branch
+// Imports a repository's history (issues, pull requests, reviews, comments, releases, default-branch
 // commits) as observations, the same work `POST /v1/agents/{agentId}/imports/github` queues as a
 // job, here in the foreground with a progress bar. Without --agent the observations are routed
 // like webhooks (GITHUB_ROUTES, else github:<owner>/<repo>). Interrupted, the same command resumes.

@@ -9,6 +9,8 @@ export type StubRepo = {
   issues: Record<string, unknown>[];
   pulls: Record<string, unknown>[];
   reviews: Record<number, Record<string, unknown>[]>;
+  /** Conversation comments by issue or pull request number (`/issues/{n}/comments`). */
+  comments: Record<number, Record<string, unknown>[]>;
   releases: Record<string, unknown>[];
   commits: Record<string, unknown>[];
 };
@@ -85,16 +87,23 @@ export async function startStubGithub(repo: StubRepo, opts: { pageSize: number }
       });
     }
     const review = url.pathname.match(new RegExp(`^${base}/pulls/(\\d+)/reviews$`));
+    const comments = url.pathname.match(new RegExp(`^${base}/issues/(\\d+)/comments$`));
     const lists: Record<string, Record<string, unknown>[]> = {
       [`${base}/issues`]: repo.issues,
       [`${base}/pulls`]: repo.pulls,
       [`${base}/releases`]: repo.releases,
       [`${base}/commits`]: repo.commits,
     };
-    let all = review ? (repo.reviews[Number(review[1])] ?? []) : lists[url.pathname];
+    let all = review
+      ? (repo.reviews[Number(review[1])] ?? [])
+      : comments
+        ? (repo.comments[Number(comments[1])] ?? [])
+        : lists[url.pathname];
     if (!all) return send(404, { message: "Not Found" });
     const since = url.searchParams.get("since");
-    if (since && url.pathname.endsWith("/issues")) all = all.filter((i) => String(i.updated_at) >= since);
+    if (since && (url.pathname.endsWith("/issues") || comments)) {
+      all = all.filter((i) => String(i.updated_at) >= since);
+    }
     if (since && url.pathname.endsWith("/commits")) {
       all = all.filter((c) => String((c.commit as { committer: { date: string } }).committer.date) >= since);
     }
@@ -158,6 +167,7 @@ export function fixtureRepo(owner: string, name: string, n: number): StubRepo {
       state_reason: closed ? "completed" : null,
       user: user(`reporter${i}`),
       labels: [{ name: "bug" }],
+      comments: 0,
       html_url: `${url}/issues/${i}`,
       created_at: day(i),
       updated_at: day(i + 1),
@@ -248,5 +258,5 @@ export function fixtureRepo(owner: string, name: string, n: number): StubRepo {
       },
     };
   });
-  return { owner, name, issues, pulls, reviews, releases, commits };
+  return { owner, name, issues, pulls, reviews, comments: {}, releases, commits };
 }

@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Import a GitHub repository's history into the agent's stream (a background job)
-         * @description Reads the repository's issues, pull requests, reviews, releases and default-branch commits through the GitHub REST API (`GITHUB_TOKEN`) and stores them as observations with the webhooks' describers and noise rules, each at its own time. An unfinished import of the same repository and `since` is resumed instead of started again; events already in the stream (an earlier import, a webhook) are not stored twice.
+         * @description Reads the repository's issues and pull requests (with their reviews and comments), releases and default-branch commits through the GitHub REST API (`GITHUB_TOKEN`) and stores them as observations with the webhooks' describers and noise rules, each at its own time. An unfinished import of the same repository and `since` is resumed instead of started again; events already in the stream (an earlier import, a webhook) are not stored twice.
          */
         post: operations["startGithubImport"];
         delete?: never;

@@ -6,6 +6,7 @@
  *   issues opened / closed          <repo>#issue-<n>:opened, <repo>#issue-<n>:closed@<closed_at>
  *   pull_request opened / closed    <repo>#pr-<n>:opened,    <repo>#pr-<n>:closed@<closed_at>
  *   pull_request_review submitted   <repo>#review-<review id>
+ *   issue_comment created           <repo>#comment-<comment id> (issues and pull requests alike)
  *   release published               <repo>#release-<release id>
  *   push                            <repo>@<sha> for each commit (a push covers several)
  */
@@ -17,6 +18,7 @@ type Keyed = {
   issue?: { number?: number; closed_at?: string | null };
   pull_request?: { number?: number; closed_at?: string | null };
   review?: { id?: number };
+  comment?: { id?: number };
   release?: { id?: number };
   commits?: { id?: string }[];
 };
@@ -40,6 +42,8 @@ export function eventKeys(event: string, payload: unknown): string[] {
       return lifecycle("pr", p.pull_request);
     case "pull_request_review":
       return p.action === "submitted" && p.review?.id !== undefined ? [`${repo}#review-${p.review.id}`] : [];
+    case "issue_comment":
+      return p.action === "created" && p.comment?.id !== undefined ? [`${repo}#comment-${p.comment.id}`] : [];
     case "release":
       return p.action === "published" && p.release?.id !== undefined
         ? [`${repo}#release-${p.release.id}`]

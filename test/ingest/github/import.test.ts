@@ -27,6 +27,8 @@ async function setup(n = 5) {
 const github = (stub: StubGithub) => ({ token: "test-token", baseUrl: stub.url, timeUnitMs: 20 });
 const start = async (full: string, since: string | null = null) =>
   (await openImport(t.system.memory, { repo: full, agentIds: [], since })).import.id;
+/** The repository's issues list (not an issue's comments). */
+const ISSUES_LIST = /\/issues(\?|$)/;
 const stream = (agent: string) =>
   t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent)).orderBy(memories.createdAt);
 
@@ -42,7 +44,7 @@ describe("GitHub repository import", () => {
     // Several pages per list, followed through the Link headers.
     expect(
       stub.requests
-        .filter((r) => r.includes("/issues"))
+        .filter((r) => ISSUES_LIST.test(r))
         .map((r) => new URL(r, "http://x").searchParams.get("page") ?? "1"),
     ).toEqual(["1", "2", "3"]);
     const rows = await stream(agent);
@@ -108,9 +110,71 @@ describe("GitHub repository import", () => {
     const done = await runImport(t.system.github, id, { github: github(stub) });
     expect(done).toMatchObject({ status: "succeeded", counts: { stored: 30, duplicates: 0 } });
     const after = stub.requests.slice(seen);
-    expect(after.some((r) => r.includes("/issues"))).toBe(false);
+    expect(after.some((r) => ISSUES_LIST.test(r))).toBe(false);
     expect(after.find((r) => r.includes("/pulls?"))).toMatch(/page=2/);
     expect(await stream(agent)).toHaveLength(30);
+    await stub.close();
+  });
+
+  it("brings issue and pull-request comments at their own times, once, and bot or empty ones not at all", async () => {
+    const name = uniq("api");
+    const repo = fixtureRepo("acme", name, 2);
+    const comment = (id: number, login: string, body: string | null, at: string) => ({
+      id,
+      user: { login, type: login.endsWith("[bot]") ? "Bot" : "User" },
+      body,
+      html_url: `https://github.com/acme/${name}/issues/1#issuecomment-${id}`,
+      created_at: at,
+      updated_at: at,
+    });
+    repo.comments[1] = [
+      comment(9001, "maintainer", "We decided to drop Safari 14 support instead", "2025-01-02T10:00:00Z"),
+      comment(9002, "ci[bot]", "Build passed", "2025-01-02T11:00:00Z"),
+      comment(9003, "drive-by", null, "2025-01-02T12:00:00Z"),
+    ];
+    Object.assign(repo.issues[0] as object, { comments: 3 });
+    repo.comments[101] = [
+      comment(9101, "reviewer", "Please split the migration out", "2025-01-02T09:00:00Z"),
+    ];
+    const stub = await startStubGithub(repo, { pageSize: 2 });
+    const agent = `github:acme/${name}`;
+    const done = await runImport(t.system.github.deps, await start(`acme/${name}`), { github: github(stub) });
+    // issue 2 has no comments (count 0): its comments are never asked for
+    expect(stub.requests.some((r) => r.includes("/issues/2/comments"))).toBe(false);
+    const rows = await stream(agent);
+    const decided = rows.filter((r) => r.description.includes("drop Safari 14"));
+    expect(decided).toHaveLength(1);
+    expect(decided[0]).toMatchObject({
+      description: `maintainer commented on issue #1 "Issue number 1" in acme/${name}: "We decided to drop Safari 14 support instead"`,
+      createdAt: new Date("2025-01-02T10:00:00Z"),
+    });
+    const split = rows.find((r) => r.description.includes("split the migration"));
+    expect(split?.description).toMatch(/^reviewer commented on pull request #101 "Pull request 101"/);
+    expect(split?.createdAt).toEqual(new Date("2025-01-02T09:00:00Z"));
+    expect(
+      rows.some((r) => r.description.includes("Build passed") || r.description.includes("drive-by")),
+    ).toBe(false);
+    expect(done.counts).toMatchObject({ ignored: 2 });
+
+    // Once: a re-run stores nothing, and the webhook delivering the same comment is a duplicate.
+    const again = await runImport(t.system.github.deps, await start(`acme/${name}`), {
+      github: github(stub),
+    });
+    expect(again.counts.stored).toBe(0);
+    const repository = { full_name: `acme/${name}`, name, owner: { login: "acme" }, html_url: "x" };
+    const delivered = {
+      action: "created",
+      issue: repo.issues[0],
+      comment: repo.comments[1][0],
+      repository,
+      sender: { login: "maintainer", type: "User" },
+    };
+    t.system.jobs.startWorkers();
+    const id = uniq("comment");
+    await deliver(t, { event: "issue_comment", id, body: JSON.stringify(delivered), secret: SECRET });
+    const [row] = await waitForDeliveries(t, [id]);
+    expect(row).toMatchObject({ status: "ignored", reason: expect.stringContaining("already") });
+    expect((await stream(agent)).filter((r) => r.description.includes("drop Safari 14"))).toHaveLength(1);
     await stub.close();
   });
 

@@ -63,7 +63,7 @@ const start = createRoute({
   operationId: "startGithubImport",
   summary: "Import a GitHub repository's history into the agent's stream (a background job)",
   description:
-    "Reads the repository's issues, pull requests, reviews, releases and default-branch commits through the GitHub REST API (`GITHUB_TOKEN`) and stores them as observations with the webhooks' describers and noise rules, each at its own time. An unfinished import of the same repository and `since` is resumed instead of started again; events already in the stream (an earlier import, a webhook) are not stored twice.",
+    "Reads the repository's issues and pull requests (with their reviews and comments), releases and default-branch commits through the GitHub REST API (`GITHUB_TOKEN`) and stores them as observations with the webhooks' describers and noise rules, each at its own time. An unfinished import of the same repository and `since` is resumed instead of started again; events already in the stream (an earlier import, a webhook) are not stored twice.",
   request: {
     params: AgentParam,
     body: { required: true, content: { "application/json": { schema: NewImport } } },

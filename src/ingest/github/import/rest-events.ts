@@ -6,6 +6,7 @@
  *   issue          → issues opened (at created_at); issues closed (at closed_at) when closed
  *   pull request   → pull_request opened; closed, merged or not (at closed_at)
  *   review         → pull_request_review submitted (approved, changes requested, commented)
+ *   comment        → issue_comment created (at created_at), on an issue or a pull request's conversation
  *   release        → release published (drafts skipped)
  *   commit         → a push of that one commit to the default branch (at its committer date)
  * The lists do not say who closed an issue or merged a pull request (only a request per item
@@ -32,6 +33,15 @@ export type RestIssue = {
   closed_at: string | null;
   closed_by?: User;
   pull_request?: unknown;
+  /** How many comments the issue has (GitHub always sends it; absent means unknown). */
+  comments?: number;
+  [k: string]: unknown;
+};
+export type RestComment = {
+  id: number;
+  user: User;
+  body: string | null;
+  created_at: string;
   [k: string]: unknown;
 };
 export type RestPull = {
@@ -150,6 +160,38 @@ export function reviewEvents(
         pull_request: pr,
         repository: at(repo, review.submitted_at),
         sender: review.user ?? SOMEONE,
+      },
+    },
+  ];
+}
+
+/**
+ * A comment on an issue or a pull request's conversation, as the webhook's `issue_comment
+ * created`. `on` is the issue (from the issues list) or the pull request (from the pulls list,
+ * marked as one, as the webhook's `issue.pull_request` marks it).
+ */
+export function commentEvents(
+  comment: RestComment,
+  on: { number: number; title?: unknown; html_url?: unknown; pullRequest: boolean },
+  repo: RestRepo,
+  since: Date | null,
+): GithubEvent[] {
+  if (!after(comment.created_at, since)) return [];
+  const issue = {
+    number: on.number,
+    title: on.title,
+    html_url: on.html_url,
+    ...(on.pullRequest ? { pull_request: { html_url: on.html_url } } : {}),
+  };
+  return [
+    {
+      name: "issue_comment",
+      payload: {
+        action: "created",
+        comment,
+        issue,
+        repository: at(repo, comment.created_at),
+        sender: comment.user ?? SOMEONE,
       },
     },
   ];

@@ -8,9 +8,11 @@ import { type GithubEvent, storeEvent } from "../store-event";
 import { createGithubClient, type GithubClient } from "./client";
 import { type GithubImport, NO_COUNTS, toImport } from "./imports";
 import {
+  commentEvents,
   commitEvents,
   issueEvents,
   pullEvents,
+  type RestComment,
   type RestCommit,
   type RestIssue,
   type RestPull,
@@ -58,18 +60,45 @@ function firstPage(phase: Phase, c: Ctx) {
   }
 }
 
-/** A page's events; pull requests bring their reviews (one more list per pull request updated since `since`). */
+/** Whether an item updated at `updatedAt` may hold something new since `since`. */
+const touchedSince = (updatedAt: string, since: Date | null) =>
+  !since || Date.parse(updatedAt) >= since.getTime();
+
+/** The comments of issue or pull request `n` (its conversation), created or edited since `since`. */
+async function listComments(c: Ctx, n: number): Promise<RestComment[]> {
+  return (await c.client.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+    owner: c.owner,
+    repo: c.name,
+    issue_number: n,
+    per_page: 100,
+    ...(c.since ? { since: c.since.toISOString() } : {}),
+  })) as unknown as RestComment[];
+}
+
+/**
+ * A page's events. Issues bring their comments, pull requests their reviews and conversation
+ * comments: one more list per item updated since `since` (issues only when they have comments).
+ */
 async function pageEvents(
   phase: Phase,
   items: unknown[],
   c: Ctx,
 ): Promise<{ events: GithubEvent[]; fetched: number }> {
   switch (phase) {
-    case "issues":
-      return {
-        events: (items as RestIssue[]).flatMap((i) => issueEvents(i, c.repo, c.since)),
-        fetched: items.length,
-      };
+    case "issues": {
+      const events: GithubEvent[] = [];
+      let fetched = items.length;
+      for (const issue of items as RestIssue[]) {
+        events.push(...issueEvents(issue, c.repo, c.since));
+        // Pull requests in the issues list: their comments come with the pulls phase.
+        if (issue.pull_request || issue.comments === 0 || !touchedSince(issue.updated_at, c.since)) continue;
+        const comments = await listComments(c, issue.number);
+        fetched += comments.length;
+        const on = { number: issue.number, title: issue.title, html_url: issue.html_url, pullRequest: false };
+        events.push(...comments.flatMap((x) => commentEvents(x, on, c.repo, c.since)));
+      }
+      return { events, fetched };
+    }
     case "releases":
       return {
         events: (items as RestRelease[]).flatMap((r) => releaseEvents(r, c.repo, c.since)),
@@ -85,15 +114,18 @@ async function pageEvents(
       let fetched = items.length;
       for (const pr of items as RestPull[]) {
         events.push(...pullEvents(pr, c.repo, c.since));
-        if (c.since && Date.parse(pr.updated_at) < c.since.getTime()) continue;
+        if (!touchedSince(pr.updated_at, c.since)) continue;
         const reviews = (await c.client.paginate("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
           owner: c.owner,
           repo: c.name,
           pull_number: pr.number,
           per_page: 100,
         })) as unknown as RestReview[];
-        fetched += reviews.length;
+        const comments = await listComments(c, pr.number);
+        fetched += reviews.length + comments.length;
         events.push(...reviews.flatMap((r) => reviewEvents(r, pr, c.repo, c.since)));
+        const on = { number: pr.number, title: pr.title, html_url: pr.html_url, pullRequest: true };
+        events.push(...comments.flatMap((x) => commentEvents(x, on, c.repo, c.since)));
       }
       return { events, fetched };
     }
