@@ -4,8 +4,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The client workspace (client/) is part of the lock; npm ci needs its manifest.
-COPY client/package.json ./client/
+# The workspaces (client/, integrations/*) are part of the lock, and npm ci runs their `prepare`
+# (a tsc build into their dist/), so they come whole; none of them is in the runtime image.
+COPY client ./client
 # postinstall patches postgres-js (scripts/patches/, ADR 0009), so the scripts come first.
 COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund

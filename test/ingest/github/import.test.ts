@@ -138,7 +138,7 @@ describe("GitHub repository import", () => {
     ];
     const stub = await startStubGithub(repo, { pageSize: 2 });
     const agent = `github:acme/${name}`;
-    const done = await runImport(t.system.github.deps, await start(`acme/${name}`), { github: github(stub) });
+    const done = await runImport(t.system.github, await start(`acme/${name}`), { github: github(stub) });
     // issue 2 has no comments (count 0): its comments are never asked for
     expect(stub.requests.some((r) => r.includes("/issues/2/comments"))).toBe(false);
     const rows = await stream(agent);
@@ -157,7 +157,7 @@ describe("GitHub repository import", () => {
     expect(done.counts).toMatchObject({ ignored: 2 });
 
     // Once: a re-run stores nothing, and the webhook delivering the same comment is a duplicate.
-    const again = await runImport(t.system.github.deps, await start(`acme/${name}`), {
+    const again = await runImport(t.system.github, await start(`acme/${name}`), {
       github: github(stub),
     });
     expect(again.counts.stored).toBe(0);
