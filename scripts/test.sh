@@ -27,6 +27,8 @@ fi
 
 # Chromium for the stream browser test (test/ui): Debian's package, installed when missing and root.
 bash scripts/install-chromium.sh
+# pytest for the Python client's tests (test/clients/python.test.ts): Debian's package, likewise.
+bash scripts/install-pytest.sh
 
 report="$(mktemp)"
 status=0

@@ -1,0 +1,101 @@
+"""The shapes the API sends and takes (a subset of its OpenAPI document, as TypedDicts)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, List, Optional
+
+if sys.version_info >= (3, 11):
+    from typing import NotRequired, TypedDict
+else:  # pragma: no cover - older Pythons: every key optional
+    from typing import TypedDict
+
+    NotRequired = Optional  # type: ignore[misc,assignment]
+
+Metadata = Dict[str, Any]
+
+
+class NewMemory(TypedDict, total=False):
+    """A memory to store; only ``description`` is required."""
+
+    description: str
+    kind: str  # observation | reflection | plan
+    createdAt: str
+    importance: int  # 1-10; computed by the server when left out
+    embedding: List[float]
+    embeddingModel: str
+    metadata: Metadata
+    citations: List[str]
+
+
+class EnrichmentStatus(TypedDict):
+    importance: str  # pending | ready | failed
+    embedding: str
+
+
+class Memory(TypedDict):
+    id: str
+    agentId: str
+    kind: str
+    description: str
+    createdAt: str
+    lastAccessedAt: str
+    importance: Optional[int]
+    embeddingModel: Optional[str]
+    metadata: Metadata
+    citations: List[str]
+    status: EnrichmentStatus
+
+
+class Scores(TypedDict):
+    recency: float
+    importance: float
+    relevance: float
+
+
+class ScoredMemory(Memory):
+    score: float
+    scores: Scores
+
+
+class Context(TypedDict, total=False):
+    text: str
+    tokens: int
+    truncated: bool
+
+
+class RetrieveResult(TypedDict):
+    """The ranked memories; ``context`` when asked with ``format="text"``; ``ranking`` says how."""
+
+    memories: List[ScoredMemory]
+    mode: str
+    ranking: Dict[str, Any]
+    context: NotRequired[Context]
+
+
+class MemoryPage(TypedDict):
+    memories: List[Memory]
+    nextCursor: Optional[str]
+
+
+class AgentStats(TypedDict):
+    agentId: str
+    total: int
+    byKind: Dict[str, int]
+    importance: Dict[str, int]
+    embedding: Dict[str, int]
+    oldest: Optional[str]
+    newest: Optional[str]
+
+
+class NewOutcome(TypedDict, total=False):
+    """How an attempted task went; ``task`` and ``success`` are required."""
+
+    task: str
+    taskType: str
+    success: bool
+    strategy: str
+    error: str
+    durationMs: int
+    metadata: Metadata
+    occurredAt: str
