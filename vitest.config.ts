@@ -6,9 +6,15 @@ import { configDefaults, defineConfig } from "vitest/config";
 export const DRILLS = "test/drills/**/*.test.ts";
 
 export default defineConfig({
-  // Tests import @memstream/client from its TypeScript source, as tsc (customConditions) and tsx
-  // (--conditions=memstream-source) resolve it through client/package.json.
-  resolve: { alias: { "@memstream/client": fileURLToPath(new URL("client/src/index.ts", import.meta.url)) } },
+  // Tests import @memstream/client and the integrations from their TypeScript source, as tsc
+  // (customConditions) and tsx (--conditions=memstream-source) resolve them through their package.json.
+  resolve: {
+    alias: {
+      "@memstream/client": fileURLToPath(new URL("client/src/index.ts", import.meta.url)),
+      "@memstream/ai-sdk": fileURLToPath(new URL("integrations/ai-sdk/src/index.ts", import.meta.url)),
+      "@memstream/langgraph": fileURLToPath(new URL("integrations/langgraph/src/index.ts", import.meta.url)),
+    },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     // `npm test` is the inner loop (under 3 minutes); the drills wait tens of seconds each.

@@ -14,6 +14,8 @@ export type ListQuery = NonNullable<paths["/v1/agents/{agentId}/memories"]["get"
 export type MemoryPage =
   paths["/v1/agents/{agentId}/memories"]["get"]["responses"][200]["content"]["application/json"];
 export type AgentStats = Schemas["AgentStats"];
+export type NewOutcome = Schemas["NewOutcome"];
+export type Outcome = Schemas["Outcome"];
 export type ReflectionResult =
   paths["/v1/agents/{agentId}/reflect"]["post"]["responses"][200]["content"]["application/json"];
 
@@ -70,6 +72,9 @@ export function createMemstreamClient(options: MemstreamClientOptions) {
     },
     stats: (agentId: string): Promise<AgentStats> =>
       unwrap(api.GET("/v1/agents/{agentId}/stats", { params: agent(agentId) })),
+    /** Records how a task went; similar outcomes of one task type become lessons that retrieve returns. */
+    recordOutcome: (agentId: string, outcome: NewOutcome): Promise<Outcome> =>
+      unwrap(api.POST("/v1/agents/{agentId}/outcomes", { params: agent(agentId), body: outcome })),
     /** Reflects now (needs an LLM on the server). */
     reflect: (agentId: string): Promise<ReflectionResult> =>
       unwrap(api.POST("/v1/agents/{agentId}/reflect", { params: agent(agentId) })),

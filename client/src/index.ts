@@ -8,6 +8,8 @@ export {
   type MemstreamClient,
   type MemstreamClientOptions,
   type NewMemory,
+  type NewOutcome,
+  type Outcome,
   type ReflectionResult,
   type RetrieveRequest,
   type RetrieveResult,

@@ -69,7 +69,7 @@ function readCurl(words: string[]): Omit<Curl, "section"> {
 }
 
 /** The commands of a shell script, each as its words. */
-function shellCommands(script: string): string[][] {
+export function shellCommands(script: string): string[][] {
   const commands: string[][] = [];
   let words: string[] = [];
   let word: string | null = null;

@@ -1,0 +1,2 @@
+export { agentIdOf, registryAgentOf } from "./namespaces.js";
+export { MemstreamStore, type MemstreamStoreOptions } from "./store.js";
