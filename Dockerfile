@@ -7,6 +7,7 @@ COPY package.json package-lock.json ./
 # The workspaces (client/, integrations/*) are part of the lock, and npm ci runs their `prepare`
 # (a tsc build into their dist/), so they come whole; none of them is in the runtime image.
 COPY client ./client
+COPY integrations ./integrations
 # postinstall patches postgres-js (scripts/patches/, ADR 0009), so the scripts come first.
 COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
