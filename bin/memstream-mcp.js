@@ -4,6 +4,8 @@
 // - dist/cli/mcp.js when it is at least as new as src/ (`npm run build`, the production image);
 // - else a bundle of src/cli/mcp.ts built here with esbuild (~0.2 s) into .memstream/mcp/<stamp>/
 //   and reused until a file under src/ changes (the stamp is the newest mtime under src/).
+// Worker threads (src/lib/worker-pool) load their modules from dist/: no MCP tool uses them today;
+// one that does needs `npm run build` (or this bundle to include its *.worker.ts entries).
 // Works from any working directory (hosts start it anywhere): relative paths such as the default
 // embedded database folder are taken from the project root.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
