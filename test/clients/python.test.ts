@@ -25,7 +25,11 @@ afterAll(async () => {
 /** Runs a command to its end; resolves with its exit code and output. */
 function run(command: string, args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: "clients/python", env: { ...process.env, ...env } });
+    // No __pycache__ left in the tree.
+    const child = spawn(command, args, {
+      cwd: "clients/python",
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...env },
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));

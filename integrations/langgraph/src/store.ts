@@ -31,8 +31,8 @@ export type MemstreamStoreOptions = {
 type ItemMetadata = { store: "langgraph"; key: string; value: Record<string, unknown>; updatedAt: string };
 
 const PAGE = 200;
-/** The most memories one retrieve ranks (the server's `k` limit). */
-const MAX_K = 100;
+/** The most memories one retrieve ranks and returns (the server's `k` limit). */
+const MAX_K = 200;
 /** The server's description limit. */
 const MAX_TEXT = 8_000;
 
@@ -176,7 +176,13 @@ export class MemstreamStore extends BaseStore {
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     const namespaces = (await this.namespaces()).filter((ns) => under(op.namespacePrefix, ns));
-    const metadata = { store: "langgraph", ...wrapValue(serverSide(op.filter)) };
+    const pushed = serverSide(op.filter);
+    const metadata = { store: "langgraph", ...wrapValue(pushed) };
+    // Conditions the server cannot apply are checked here, after ranking: rank as many as allowed.
+    const k =
+      Object.keys(op.filter ?? {}).length > Object.keys(pushed).length
+        ? MAX_K
+        : Math.min(MAX_K, offset + limit);
     const found: SearchItem[] = [];
     for (const ns of namespaces) {
       const agentId = this.agent(ns);
@@ -184,7 +190,7 @@ export class MemstreamStore extends BaseStore {
         // Relevance alone, by vector: LangGraph's score is a similarity, not recency or importance.
         const result = await this.client.retrieve(agentId, {
           query: op.query,
-          k: Math.min(MAX_K, offset + limit),
+          k,
           weights: { recency: 0, importance: 0, relevance: 1 },
           relevance: "vector",
           filters: { metadata },
