@@ -4,6 +4,7 @@ export * from "./github-deliveries";
 export * from "./github-event-keys";
 export * from "./github-imports";
 export * from "./lesson-revisions";
+export * from "./lexicon";
 export * from "./memories";
 export * from "./memory-embeddings";
 export * from "./outcomes";

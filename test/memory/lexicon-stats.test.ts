@@ -1,0 +1,182 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
+import { lexemeFrequencySql, lexicalCandidatesSql, lexiconStatsSql } from "../../src/memory/lexicon/stats";
+import type { Memory } from "../../src/memory/types";
+import { uniq } from "../support/env";
+import { startTestSystem, type TestSystem } from "../support/system";
+
+// The lexical statistics the triggers of migration 0016 keep must equal, bit for bit, what a scan
+// of the agent's memories computes, after every kind of write: batches, edits, deletes, retention,
+// an erase, concurrent writers, and the folding of delta rows.
+
+let t: TestSystem;
+beforeAll(async () => {
+  t = await startTestSystem();
+});
+afterAll(() => t.close());
+
+const path = (agent: string) => `/v1/agents/${encodeURIComponent(agent)}`;
+const WORDS =
+  "alice bob paris berlin moved lives guitar coffee tea river mountain painting dog cat garden train office rain sunny blue".split(
+    " ",
+  );
+let seed = 11;
+const rnd = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+/** A sentence of 1-8 words of a small vocabulary (so lexemes repeat across memories), sometimes only stop words. */
+const sentence = () =>
+  rnd() < 0.05
+    ? "and the of it"
+    : Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(" ");
+
+async function write(agent: string, n: number, daysAgo = 1): Promise<string[]> {
+  const res = await t.call("POST", `${path(agent)}/memories`, {
+    memories: Array.from({ length: n }, () => ({
+      description: sentence(),
+      importance: 5,
+      createdAt: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+    })),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { memories: Memory[] }).memories.map((m) => m.id);
+}
+
+/** What the triggers kept against what a scan of the agent's memories gives, as comparable text. */
+async function compare(agent: string) {
+  const db = t.system.database.db;
+  const [kept] = await queryRows<{ n: string; avgdl: string | null }>(
+    db,
+    sql`SELECT n::text, avgdl::text FROM (${lexiconStatsSql(agent)}) s`,
+  );
+  const [scanned] = await queryRows<{ n: string; avgdl: string | null }>(
+    db,
+    sql`SELECT count(*)::float8::text AS n, avg(length(description_tsv))::float8::text AS avgdl
+      FROM memories WHERE agent_id = ${agent}`,
+  );
+  const scannedDf = await queryRows<{ lexeme: string; df: string }>(
+    db,
+    sql`SELECT l AS lexeme, count(*)::float8::text AS df FROM memories m
+      CROSS JOIN LATERAL unnest(tsvector_to_array(m.description_tsv)) l
+      WHERE m.agent_id = ${agent} GROUP BY l ORDER BY l`,
+  );
+  const all = sql`ARRAY(SELECT DISTINCT l FROM memories m CROSS JOIN LATERAL unnest(tsvector_to_array(m.description_tsv)) l)`;
+  const keptDf = await queryRows<{ lexeme: string; df: string }>(
+    db,
+    sql`SELECT lexeme, df::text FROM (${lexemeFrequencySql(agent, sql`${all} || ARRAY['zebra']`)}) s ORDER BY lexeme`,
+  );
+  const terms = await queryRows<{ id: string; terms: string }>(
+    db,
+    sql`SELECT memory_id AS id, terms::text FROM memory_terms WHERE agent_id = ${agent} ORDER BY memory_id`,
+  );
+  const tsv = await queryRows<{ id: string; terms: string }>(
+    db,
+    sql`SELECT id, description_tsv::text AS terms FROM memories
+      WHERE agent_id = ${agent} AND length(description_tsv) > 0 ORDER BY id`,
+  );
+  return { kept: { ...kept, df: keptDf, terms }, scanned: { ...scanned, df: scannedDf, terms: tsv } };
+}
+
+async function expectExact(agent: string) {
+  const { kept, scanned } = await compare(agent);
+  expect(kept).toEqual(scanned);
+  return kept;
+}
+
+const deltaRows = async (agent: string) =>
+  (
+    await queryRows<{ n: number }>(
+      t.system.database.db,
+      sql`SELECT count(*)::int AS n FROM agent_lexicon WHERE agent_id = ${agent}`,
+    )
+  )[0]?.n ?? 0;
+
+describe("lexical statistics kept by the database", () => {
+  it("equal a scan of the stream after batches, edits and deletes", async () => {
+    const agent = uniq("lex");
+    const ids = [...(await write(agent, 40)), ...(await write(agent, 1)), ...(await write(agent, 7))];
+    const first = await expectExact(agent);
+    expect(Number(first.n)).toBe(48);
+    // An edit swaps the memory's lexemes; a metadata-only patch changes nothing.
+    let res = await t.call("PATCH", `${path(agent)}/memories/${ids[3]}`, {
+      description: "zebra zebra crossing",
+    });
+    expect(res.status).toBe(200);
+    res = await t.call("PATCH", `${path(agent)}/memories/${ids[4]}`, { metadata: { a: 1 } });
+    expect(res.status).toBe(200);
+    const edited = await expectExact(agent);
+    expect(edited.df.find((d) => d.lexeme === "zebra")?.df).toBe("1");
+    for (const id of ids.slice(0, 5)) {
+      res = await t.call("DELETE", `${path(agent)}/memories/${id}`);
+      expect(res.status).toBe(204);
+    }
+    const after = await expectExact(agent);
+    expect(Number(after.n)).toBe(43);
+    expect(after.df.find((d) => d.lexeme === "zebra")).toBeUndefined();
+  });
+
+  it("equal a scan after retention deletes and after concurrent writers", async () => {
+    const agent = uniq("lex-retain");
+    await write(agent, 30, 200);
+    await write(agent, 20, 1);
+    await Promise.all([write(agent, 25), write(agent, 25), write(agent, 3), write(agent, 50, 300)]);
+    await expectExact(agent);
+    const res = await t.call("POST", `${path(agent)}/forget`, { policy: { maxAgeDays: 100 } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { count: number }).count).toBe(80);
+    const kept = await expectExact(agent);
+    expect(Number(kept.n)).toBe(73);
+  });
+
+  it("fold an agent's delta rows as they pile up, still exact", async () => {
+    const agent = uniq("lex-fold");
+    for (let i = 0; i < 40; i++) await write(agent, 1 + (i % 3));
+    // One count row per statement, folded into one whenever more than 32 pile up.
+    expect(await deltaRows(agent)).toBeLessThanOrEqual(33);
+    expect(await deltaRows(agent)).toBeLessThan(40);
+    await expectExact(agent);
+  });
+
+  it("leave nothing of an erased agent, and an id written again starts afresh", async () => {
+    const agent = uniq("lex-erase");
+    await write(agent, 30);
+    const other = uniq("lex-other");
+    await write(other, 5);
+    const before = await expectExact(other);
+    let res = await t.call("DELETE", path(agent));
+    expect(res.status).toBeLessThan(300);
+    const db = t.system.database.db;
+    const left = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT (SELECT count(*) FROM agent_lexicon WHERE agent_id = ${agent})
+        + (SELECT count(*) FROM agent_lexemes WHERE agent_id = ${agent})
+        + (SELECT count(*) FROM memory_terms WHERE agent_id = ${agent}) AS n`,
+    );
+    expect(Number(left[0]?.n)).toBe(0);
+    expect(await expectExact(other)).toEqual(before);
+    await write(agent, 4);
+    expect(Number((await expectExact(agent)).n)).toBe(4);
+    res = await t.call("DELETE", path(agent));
+    expect(res.status).toBeLessThan(300);
+  });
+
+  it("find lexical candidates through the agent's own postings", async () => {
+    const agent = uniq("lex-find");
+    const other = uniq("lex-find-other");
+    const res = await t.call("POST", `${path(agent)}/memories`, {
+      memories: ["Alice moved to Berlin", "Bob plays the guitar", "the and of", "Alice drinks tea"].map(
+        (description) => ({ description }),
+      ),
+    });
+    expect(res.status).toBe(201);
+    await t.call("POST", `${path(other)}/memories`, { memories: [{ description: "Alice in Berlin" }] });
+    const found = await queryRows<{ id: string; terms: string }>(
+      t.system.database.db,
+      sql`SELECT m.description FROM (${lexicalCandidatesSql(agent, sql`ARRAY['alic', 'berlin']`)}) c
+        JOIN memories m ON m.agent_id = ${agent} AND m.id = c.id ORDER BY m.description`,
+    );
+    expect(found).toEqual([{ description: "Alice drinks tea" }, { description: "Alice moved to Berlin" }]);
+  });
+});
