@@ -18,7 +18,10 @@
  * and the table gives both and the ratio, measured in the same run). "server CPU ms / 1,000" is the
  * service process's CPU time (user + system) per 1,000 memories stored, which a loaded machine
  * inflates far less than wall time; Postgres's CPU is not in it. BENCH_WRITES_DATABASE names the
- * database (default memstream_bench_writes).
+ * database (default memstream_bench_writes). BENCH_WRITES_LEXICON_AB=1: every figure also runs with the
+ * lexical statistics trigger and GIN index of migration 0016 off (trigger disabled, index dropped;
+ * the same server, alternating within each round), and memories carry sentences of 8-24 words instead
+ * of two, so the table gives the cost of keeping the statistics, paired (docs/adr/0022).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -42,14 +45,18 @@ const PROFILE = process.env.BENCH_WRITES_PROFILE;
 const COMPARE = process.env.BENCH_WRITES_COMPARE;
 const MINIMAL = process.env.BENCH_WRITES_MINIMAL === "1";
 const BASE64 = process.env.BENCH_WRITES_BASE64 === "1";
+const LEXICON_AB = process.env.BENCH_WRITES_LEXICON_AB === "1";
 const TARGET = 5_000;
+const VOCABULARY = Array.from({ length: 3_000 }, (_, i) => `w${(i * 7_919).toString(36)}`);
 
-type Server = { name: string; child: ChildProcess; port: number };
+/** `lexicon: false`: the same server with the lexical statistics triggers switched off. */
+type Server = { name: string; child: ChildProcess; port: number; lexicon?: boolean };
 const url = await ensureDatabase();
 const servers: Server[] = [
   await startServer("this", new URL("./lib/write-server.ts", import.meta.url).pathname, url),
 ];
 if (COMPARE) servers.push(await startServer("compared", COMPARE, url));
+if (LEXICON_AB) servers.push({ ...(servers[0] as Server), name: "no lexicon triggers", lexicon: false });
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 
 type Figure = {
@@ -112,8 +119,9 @@ try {
     }
   }
 } finally {
+  if (LEXICON_AB) await lexicon(true);
   await sql.end();
-  for (const s of servers) {
+  for (const s of servers.filter((s) => s.lexicon !== false)) {
     s.child.stdin?.end();
     await once(s.child, "exit");
   }
@@ -167,6 +175,7 @@ function push(m: Map<Server, number[]>, s: Server, xs: number[]) {
 /** One figure: `clients` concurrent clients share ~MEMORIES memories in batches; stored count checked. */
 async function measure(server: Server, pool: Buffer[], f: Figure, profile: string) {
   await sql`TRUNCATE memories CASCADE`;
+  if (LEXICON_AB) await lexicon(server.lexicon !== false);
   const perClient = Math.max(1, Math.round(MEMORIES / (f.batch * f.clients)));
   const requestMs: number[] = [];
   const client = async (c: number, n: number, timed: boolean) => {
@@ -190,6 +199,16 @@ async function measure(server: Server, pool: Buffer[], f: Figure, profile: strin
   if (row?.n !== expected) throw new Error(`stored ${row?.n} vectors, expected ${expected}`);
   const stored = perClient * f.clients * f.batch;
   return { perSec: stored / seconds, requestMs, cpuMsPer1000: cpu / stored };
+}
+
+/** The lexical statistics trigger and GIN index of migration 0016 on or off (the table is empty). */
+async function lexicon(on: boolean) {
+  await sql.unsafe(`ALTER TABLE memories ${on ? "ENABLE" : "DISABLE"} TRIGGER memories_lexicon_inserted`);
+  await sql.unsafe(
+    on
+      ? `CREATE INDEX IF NOT EXISTS memories_agent_terms_idx ON memories USING gin (agent_id, description_tsv)`
+      : `DROP INDEX IF EXISTS memories_agent_terms_idx`,
+  );
 }
 
 /** Sends a server a command (profiler, CPU time) and waits for its answer. */
@@ -223,13 +242,19 @@ function body(n: number, dims: number, base64: boolean): Buffer {
     base64 ? Buffer.from(Float32Array.from(numbers()).buffer).toString("base64") : numbers();
   const json = JSON.stringify({
     memories: Array.from({ length: n }, (_, i) => ({
-      description: `write ${i}`,
+      description: LEXICON_AB ? sentence(i) : `write ${i}`,
       importance: 5,
       embedding: vec(),
       embeddingModel: `bench-writes-${dims}`,
     })),
   });
   return Buffer.from(json);
+}
+
+/** 8-24 words, Zipf-like draws from a 3,000-word vocabulary (a chat turn's distinct lexemes). */
+function sentence(i: number): string {
+  const n = 8 + (i % 17);
+  return Array.from({ length: n }, () => VOCABULARY[Math.floor(3_000 ** Math.random()) - 1]).join(" ");
 }
 
 /** Starts a write-server.ts; resolves once it listens. */

@@ -1,5 +1,5 @@
--- Lexical statistics kept as memories are written, changed and deleted, and each memory's lexemes
--- behind a GIN index (docs/adr/0022-lexical-statistics.md). Kept by the triggers below, in the
+-- Lexical statistics kept as memories are written, changed and deleted, and a GIN index of each
+-- agent's lexemes (docs/adr/0022-lexical-statistics.md). Kept by the triggers below, in the
 -- transaction of the statement that changed `memories`, so they are exact at every snapshot.
 CREATE TABLE "agent_lexemes" (
 	"agent_id" text NOT NULL,
@@ -13,24 +13,11 @@ CREATE TABLE "agent_lexicon" (
 	"length_sum" bigint NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "memory_terms" (
-	"agent_id" text NOT NULL,
-	"memory_id" text NOT NULL,
-	"terms" "tsvector" NOT NULL,
-	CONSTRAINT "memory_terms_agent_id_memory_id_pk" PRIMARY KEY("agent_id","memory_id")
-);
---> statement-breakpoint
--- A memory's lexemes as index keys of its agent: "<length of the agent id>:<agent id> <lexeme>"
--- (the length makes the key unambiguous whatever the id holds). A GIN index over them holds one
--- posting list per agent and lexeme, so a lookup never reads another agent's postings.
-CREATE FUNCTION memstream_lexicon_keys(agent text, terms tsvector) RETURNS text[]
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT array_agg(length(agent)::text || ':' || agent || ' ' || l) FROM unnest(tsvector_to_array(terms)) l
-$$;
---> statement-breakpoint
 CREATE INDEX "agent_lexemes_agent_lexeme_idx" ON "agent_lexemes" USING btree ("agent_id","lexeme","docs");--> statement-breakpoint
 CREATE INDEX "agent_lexicon_agent_idx" ON "agent_lexicon" USING btree ("agent_id","docs","length_sum");--> statement-breakpoint
-CREATE INDEX "memory_terms_keys_idx" ON "memory_terms" USING gin (memstream_lexicon_keys("agent_id", "terms"));
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+--> statement-breakpoint
+CREATE INDEX "memories_agent_terms_idx" ON "memories" USING gin ("agent_id","description_tsv");
 --> statement-breakpoint
 -- Folds an agent's delta rows into one per lexeme (and one count row). Readers sum the rows, so
 -- folding never changes what they read; it only keeps the sums short. A writer that finds an
@@ -58,8 +45,6 @@ CREATE FUNCTION memstream_lexicon_inserted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE a text;
 BEGIN
-  INSERT INTO memory_terms (agent_id, memory_id, terms)
-  SELECT agent_id, id, description_tsv FROM new_rows WHERE length(description_tsv) > 0;
   INSERT INTO agent_lexicon (agent_id, docs, length_sum)
   SELECT agent_id, count(*), sum(length(description_tsv)) FROM new_rows GROUP BY agent_id;
   INSERT INTO agent_lexemes (agent_id, lexeme, docs)
@@ -79,7 +64,6 @@ CREATE FUNCTION memstream_lexicon_deleted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE r record;
 BEGIN
-  DELETE FROM memory_terms t USING old_rows o WHERE t.agent_id = o.agent_id AND t.memory_id = o.id;
   FOR r IN SELECT agent_id, count(*) AS docs, sum(length(description_tsv)) AS len FROM old_rows GROUP BY agent_id LOOP
     -- The statement deleted every memory the agent had (an erase, a forget of everything): its
     -- statistics go whole instead of being counted down lexeme by lexeme. The lock waits for a
@@ -105,9 +89,6 @@ $$;
 CREATE FUNCTION memstream_lexicon_edited() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM memory_terms WHERE agent_id = OLD.agent_id AND memory_id = OLD.id;
-  INSERT INTO memory_terms (agent_id, memory_id, terms)
-  SELECT NEW.agent_id, NEW.id, NEW.description_tsv WHERE length(NEW.description_tsv) > 0;
   INSERT INTO agent_lexicon (agent_id, docs, length_sum)
   VALUES (OLD.agent_id, -1, -length(OLD.description_tsv)), (NEW.agent_id, 1, length(NEW.description_tsv));
   INSERT INTO agent_lexemes (agent_id, lexeme, docs)
@@ -122,7 +103,7 @@ $$;
 CREATE FUNCTION memstream_lexicon_truncated() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE memory_terms, agent_lexicon, agent_lexemes;
+  TRUNCATE agent_lexicon, agent_lexemes;
   RETURN NULL;
 END
 $$;
@@ -141,9 +122,6 @@ CREATE TRIGGER memories_lexicon_truncated AFTER TRUNCATE ON memories
 FOR EACH STATEMENT EXECUTE FUNCTION memstream_lexicon_truncated();
 --> statement-breakpoint
 -- The memories written before this migration.
-INSERT INTO memory_terms (agent_id, memory_id, terms)
-SELECT agent_id, id, description_tsv FROM memories WHERE length(description_tsv) > 0;
---> statement-breakpoint
 INSERT INTO agent_lexicon (agent_id, docs, length_sum)
 SELECT agent_id, count(*), sum(length(description_tsv)) FROM memories GROUP BY agent_id;
 --> statement-breakpoint

@@ -77,11 +77,13 @@ async function openPostgres(url: string, max: number, onQuery?: (query: string) 
 async function openPglite(dataDir: string): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
+  // btree_gin: the agent key of the lexical GIN index (migration 0016).
+  const { btree_gin } = await import("@electric-sql/pglite/contrib/btree_gin");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   // "memory://" keeps everything in RAM (tests); anything else is a folder on disk.
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, { extensions: { vector } });
+  const client = await PGlite.create(dataDir, { extensions: { vector, btree_gin } });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
   return {
     db,

@@ -30,7 +30,9 @@ const rnd = () => {
 const sentence = () =>
   rnd() < 0.05
     ? "and the of it"
-    : Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(" ");
+    : Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(
+        " ",
+      );
 
 async function write(agent: string, n: number, daysAgo = 1): Promise<string[]> {
   const res = await t.call("POST", `${path(agent)}/memories`, {
@@ -67,16 +69,7 @@ async function compare(agent: string) {
     db,
     sql`SELECT lexeme, df::text FROM (${lexemeFrequencySql(agent, sql`${all} || ARRAY['zebra']`)}) s ORDER BY lexeme`,
   );
-  const terms = await queryRows<{ id: string; terms: string }>(
-    db,
-    sql`SELECT memory_id AS id, terms::text FROM memory_terms WHERE agent_id = ${agent} ORDER BY memory_id`,
-  );
-  const tsv = await queryRows<{ id: string; terms: string }>(
-    db,
-    sql`SELECT id, description_tsv::text AS terms FROM memories
-      WHERE agent_id = ${agent} AND length(description_tsv) > 0 ORDER BY id`,
-  );
-  return { kept: { ...kept, df: keptDf, terms }, scanned: { ...scanned, df: scannedDf, terms: tsv } };
+  return { kept: { ...kept, df: keptDf }, scanned: { ...scanned, df: scannedDf } };
 }
 
 async function expectExact(agent: string) {
@@ -151,8 +144,7 @@ describe("lexical statistics kept by the database", () => {
     const left = await queryRows<{ n: number }>(
       db,
       sql`SELECT (SELECT count(*) FROM agent_lexicon WHERE agent_id = ${agent})
-        + (SELECT count(*) FROM agent_lexemes WHERE agent_id = ${agent})
-        + (SELECT count(*) FROM memory_terms WHERE agent_id = ${agent}) AS n`,
+        + (SELECT count(*) FROM agent_lexemes WHERE agent_id = ${agent}) AS n`,
     );
     expect(Number(left[0]?.n)).toBe(0);
     expect(await expectExact(other)).toEqual(before);
@@ -162,7 +154,7 @@ describe("lexical statistics kept by the database", () => {
     expect(res.status).toBeLessThan(300);
   });
 
-  it("find lexical candidates through the agent's own postings", async () => {
+  it("find lexical candidates through the GIN index", async () => {
     const agent = uniq("lex-find");
     const other = uniq("lex-find-other");
     const res = await t.call("POST", `${path(agent)}/memories`, {

@@ -28,10 +28,10 @@ export const lexemeFrequencySql = (agentId: string, lexemes: SQL): SQL =>
 
 /**
  * Ids and lexemes of the agent's memories that hold at least one of `lexemes` (text[]), through
- * the GIN index of `memory_terms`: the agent's own posting lists of those lexemes only.
+ * the GIN index over (agent_id, description_tsv): the agent's postings of those lexemes only.
  */
 export const lexicalCandidatesSql = (agentId: string, lexemes: SQL): SQL =>
-  sql`SELECT t.memory_id AS id, t.terms FROM memory_terms t
-    WHERE t.agent_id = ${agentId}
-      AND memstream_lexicon_keys(t.agent_id, t.terms)
-        && ARRAY(SELECT length(${agentId}::text)::text || ':' || ${agentId}::text || ' ' || l FROM unnest(${lexemes}) l)`;
+  sql`SELECT m.id, m.description_tsv AS terms FROM memories m
+    WHERE m.agent_id = ${agentId} AND m.description_tsv @@ (
+      SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery FROM unnest(${lexemes}) l
+    )`;
