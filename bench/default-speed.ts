@@ -49,9 +49,9 @@ const results: Record<string, unknown> = { at: new Date().toISOString() };
 
 try {
   if (PARTS.includes("scale")) results.scale = await scale();
-  if (PARTS.includes("concurrency")) results.concurrency = await concurrency();
+  if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
-  if (PARTS.includes("backlog")) results.backlog = await backlog();
+  if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
 } finally {
   await sql.end();
   await system.close();
@@ -112,15 +112,31 @@ async function scale() {
   return rows;
 }
 
+/**
+ * A part run with the offline model in worker threads (the default) and on the event loop
+ * (MEMSTREAM_EMBED_THREADS=0, as before issue 27), one table row each.
+ */
+async function perEmbedder(part: (env: Record<string, string>) => Promise<Record<string, string | number>>) {
+  const rows = [];
+  for (const [embedder, env] of [
+    ["worker threads (default)", {}],
+    ["on the event loop (MEMSTREAM_EMBED_THREADS=0)", { MEMSTREAM_EMBED_THREADS: "0" }],
+  ] as const)
+    rows.push({ "offline model": embedder, ...(await part(env)) });
+  printTable(rows);
+  return rows;
+}
+
 /** Throughput of 16 concurrent default retrieves (query text) on 1k-memory streams against one client. */
-async function concurrency() {
+async function concurrency(env: Record<string, string>) {
+  const own = await openSystem({ DATABASE_URL: url as string, MEMSTREAM_WORKERS: "off", ...env });
   const CLIENTS = 16;
   const agents = await Promise.all(Array.from({ length: CLIENTS }, (_, c) => scaledAgent(1_000, `c${c}`)));
   const questions = queries.map((q) => q.question);
   let next = 0;
   // Every request a question not asked before in this run: the query embedding is never cached.
   const one = (agent: string) =>
-    retrieve(system.app.memory, agent, {
+    retrieve(own.app.memory, agent, {
       query: `${questions[next++ % questions.length]} (${next})`,
       k: 10,
       touch: false,
@@ -189,8 +205,8 @@ async function pglite() {
 }
 
 /** Batch POSTs of 250 while in-process workers embed a backlog of 2,000 (zero-config). */
-async function backlog() {
-  const lite = await openSystem({ MEMSTREAM_DATA_DIR: "memory://", MEMSTREAM_WORKERS: "in-process" });
+async function backlog(env: Record<string, string>) {
+  const lite = await openSystem({ MEMSTREAM_DATA_DIR: "memory://", MEMSTREAM_WORKERS: "in-process", ...env });
   try {
     const call = callOf(lite);
     const agent = "bench-backlog";
