@@ -262,20 +262,25 @@ async function scaledAgent(size: number, tag = ""): Promise<string> {
   await sql.begin(async (tx) => {
     for (let c = 0, left = size; left > 0; c++) {
       const shift = `${c * 400} days`;
-      const ids = await tx<{ id: string }[]>`
-        INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at,
+      // The source memories of this copy first, so the vectors join them (the copies' statistics
+      // are stale inside the transaction: a join on the new rows was planned as a nested loop).
+      await tx`CREATE TEMP TABLE IF NOT EXISTS copied (id text, agent_id text) ON COMMIT DROP`;
+      await tx`TRUNCATE copied`;
+      const [n] = await tx<{ n: number }[]>`
+        WITH s AS (
+          INSERT INTO copied SELECT id, agent_id FROM memories WHERE agent_id LIKE ${`${source}conv-%`}
+          ORDER BY created_at DESC, id LIMIT ${left} RETURNING 1
+        ) SELECT count(*)::int AS n FROM s`;
+      await tx`INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at,
           importance, importance_status, embedding_status, embedding_model, metadata)
-        SELECT id || '-x' || ${c}, ${agent}, kind, description, created_at - ${shift}::interval,
+        SELECT m.id || '-x' || ${c}, ${agent}, kind, description, created_at - ${shift}::interval,
           last_accessed_at - ${shift}::interval, importance, importance_status, embedding_status,
           embedding_model, metadata
-        FROM memories WHERE agent_id LIKE ${`${source}conv-%`}
-        ORDER BY created_at DESC, id LIMIT ${left}
-        RETURNING id`;
-      left -= ids.length;
+        FROM copied JOIN memories m ON m.agent_id = copied.agent_id AND m.id = copied.id`;
       await tx`INSERT INTO memory_embeddings (memory_id, agent_id, model, dimensions, embedding, revision)
         SELECT e.memory_id || '-x' || ${c}, ${agent}, e.model, e.dimensions, e.embedding, e.revision
-        FROM memory_embeddings e JOIN memories m ON m.agent_id = ${agent} AND m.id = e.memory_id || '-x' || ${c}
-        WHERE e.agent_id LIKE ${`${source}conv-%`}`;
+        FROM copied JOIN memory_embeddings e ON e.agent_id = copied.agent_id AND e.memory_id = copied.id`;
+      left -= n?.n ?? left;
     }
   });
   await sql`ANALYZE memories`;

@@ -11,6 +11,8 @@ import { startTestSystem, type TestSystem } from "../support/system";
 
 /** Tables distributed by agent_id. */
 const AGENT_TABLES = [
+  "agent_lexemes",
+  "agent_lexicon",
   "agent_settings",
   "documents",
   "github_event_keys",
