@@ -67,6 +67,8 @@ export async function composeSystem(
     logger,
     metrics: overrides.metrics ?? createMetrics({ defaultMetrics: false }),
   };
+  // Providers given by the caller are the caller's to close.
+  const ownProviders = !overrides.providers;
   const providers =
     overrides.providers ??
     (await createProviders({
@@ -143,6 +145,7 @@ export async function composeSystem(
       await jobs.closeWorkers();
       await jobs.part.sink.close();
       await text.close();
+      if (ownProviders) await providers.close();
       await database.close();
     },
   };

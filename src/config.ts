@@ -6,6 +6,7 @@ import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thresholds";
 import { defaultTextThreads } from "./memory/text/text-work";
 import type { ImportanceExamples } from "./providers/importance/examples";
+import { defaultEmbedThreads } from "./providers/offline-embedder";
 
 /**
  * All configuration, parsed once at start-up from the environment. Nothing else reads
@@ -90,6 +91,11 @@ const EnvSchema = z.object({
   MEMSTREAM_WORK_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Time budget of one such step in a thread; past it the request answers 413. */
   MEMSTREAM_WORK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Worker threads of the offline embedder for queries (batches get one fewer, at least one);
+   * default one per core, 1..4; 0 = on the API's event loop.
+   */
+  MEMSTREAM_EMBED_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Pending memories a retrieve embeds inline (read your own writes); 0 = off. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
@@ -131,7 +137,14 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error";
   redisUrl: string | null;
   openai: { baseURL: string; apiKey?: string; timeoutMs: number; maxRetries: number } | null;
-  embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
+  embedding: {
+    provider: "offline" | "openai";
+    model?: string;
+    dimensions?: number;
+    batchSize?: number;
+    /** The offline model's worker threads (MEMSTREAM_EMBED_THREADS). */
+    threads: number;
+  };
   llm: { model: string } | null;
   importanceExamples: ImportanceExamples | null;
   /**
@@ -227,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.EMBEDDING_MODEL,
       dimensions: e.EMBEDDING_DIMENSIONS,
       batchSize: e.EMBEDDING_BATCH_SIZE,
+      threads: e.MEMSTREAM_EMBED_THREADS ?? defaultEmbedThreads(),
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,

@@ -14,13 +14,26 @@ export type { ChatModel, Clock, Embedder, ImportanceScorer } from "./types.js";
 export type ProvidersConfig = {
   /** The OpenAI-compatible server; needed when the embedding provider is "openai" or `llm` is set. */
   openai?: OpenAIClientOptions;
-  embedding: { provider: "offline" | "openai"; model?: string; dimensions?: number; batchSize?: number };
+  embedding: {
+    provider: "offline" | "openai";
+    model?: string;
+    dimensions?: number;
+    batchSize?: number;
+    /** Worker threads of the offline model (offline-embedder.ts); 0 or absent: the caller's thread. */
+    threads?: number;
+  };
   /** Chat model for importance and reflection; without it importance is offline and reflection is off. */
   llm?: { model: string };
   importanceExamples?: ImportanceExamples;
 };
 
-export type Providers = { embedder: Embedder; importance: ImportanceScorer; chat: ChatModel | null };
+export type Providers = {
+  embedder: Embedder;
+  importance: ImportanceScorer;
+  chat: ChatModel | null;
+  /** Ends what the providers run (the offline model's threads). */
+  close(): Promise<void>;
+};
 
 /** Builds the embedder, importance scorer and chat model the configuration asks for. */
 export async function createProviders(cfg: ProvidersConfig): Promise<Providers> {
@@ -32,6 +45,7 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
   const client = needsClient && cfg.openai ? createOpenAIClient(cfg.openai) : null;
 
   let embedder: Embedder;
+  let close = async () => {};
   if (cfg.embedding.provider === "openai") {
     if (!client || !cfg.embedding.model)
       throw new Error("providers: OpenAI embeddings need `embedding.model`");
@@ -43,7 +57,9 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
     });
   } else {
     // Cached: the embedding job and the offline importance scorer embed the same new texts.
-    embedder = withEmbeddingCache(await createOfflineEmbedder());
+    const offline = await createOfflineEmbedder({ threads: cfg.embedding.threads ?? 0 });
+    embedder = withEmbeddingCache(offline);
+    close = () => offline.close();
   }
 
   const chat = client && cfg.llm ? createOpenAIChat({ client, model: cfg.llm.model }) : null;
@@ -51,5 +67,5 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
   const importance = chat
     ? createLlmImportanceScorer({ chat, ...(examples ? { examples } : {}) })
     : createOfflineImportanceScorer({ embedder, ...(examples ? { examples } : {}) });
-  return { embedder, importance, chat };
+  return { embedder, importance, chat, close };
 }
