@@ -15,6 +15,9 @@ const app = createApp(system.app);
 // The text-work threads start now rather than on the first document (a failure is logged, not fatal:
 // the pool starts a thread again on demand).
 system.text.warm().catch((err) => logger.warn("text work threads did not start", { error: String(err) }));
+system.providers
+  .warm()
+  .catch((err) => logger.warn("offline embedder threads did not start", { error: String(err) }));
 if (config.jobs.workers === "in-process") system.jobs.startWorkers();
 else if (!config.redisUrl)
   logger.warn("MEMSTREAM_WORKERS=off without REDIS_URL: nothing will fill in importance and embeddings");

@@ -31,6 +31,8 @@ export type Providers = {
   embedder: Embedder;
   importance: ImportanceScorer;
   chat: ChatModel | null;
+  /** Starts what the providers run and loads the offline model in it, so the first query does not wait. */
+  warm(): Promise<void>;
   /** Ends what the providers run (the offline model's threads). */
   close(): Promise<void>;
 };
@@ -46,6 +48,7 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
 
   let embedder: Embedder;
   let close = async () => {};
+  let warm = async () => {};
   if (cfg.embedding.provider === "openai") {
     if (!client || !cfg.embedding.model)
       throw new Error("providers: OpenAI embeddings need `embedding.model`");
@@ -60,6 +63,7 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
     const offline = await createOfflineEmbedder({ threads: cfg.embedding.threads ?? 0 });
     embedder = withEmbeddingCache(offline);
     close = () => offline.close();
+    warm = () => offline.warm();
   }
 
   const chat = client && cfg.llm ? createOpenAIChat({ client, model: cfg.llm.model }) : null;
@@ -67,5 +71,5 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
   const importance = chat
     ? createLlmImportanceScorer({ chat, ...(examples ? { examples } : {}) })
     : createOfflineImportanceScorer({ embedder, ...(examples ? { examples } : {}) });
-  return { embedder, importance, chat, close };
+  return { embedder, importance, chat, warm, close };
 }

@@ -35,7 +35,7 @@ export const defaultEmbedThreads = (): number => Math.max(1, Math.min(4, availab
  */
 export async function createOfflineEmbedder(
   opts: OfflineEmbedderOptions = { threads: 0 },
-): Promise<Embedder & { close(): Promise<void> }> {
+): Promise<Embedder & { warm(): Promise<void>; close(): Promise<void> }> {
   const base = { modelId: "use-lite-512", dimensions: 512, maxBatchSize: OFFLINE_MAX_BATCH };
   if (opts.threads === 0) {
     return {
@@ -48,6 +48,7 @@ export async function createOfflineEmbedder(
           out.push(...(await offlineModelTasks.embed({ texts: batch })));
         return out;
       },
+      warm: async () => void (await offlineModelTasks.embed({ texts: ["warm"] })),
       close: async () => {},
     };
   }
@@ -71,6 +72,13 @@ export async function createOfflineEmbedder(
         chunk(guardEmpty(texts), OFFLINE_MAX_BATCH).map((batch) => to.run("embed", { texts: batch })),
       );
       return parts.flat();
+    },
+    async warm() {
+      // Every query thread started, each loading its model; batch threads start with the first backlog.
+      await interactive.warm();
+      await Promise.all(
+        Array.from({ length: opts.threads }, () => interactive.run("embed", { texts: ["warm"] })),
+      );
     },
     async close() {
       await Promise.all([interactive.close(), batches.close()]);

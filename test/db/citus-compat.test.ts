@@ -22,6 +22,8 @@ const AGENT_TABLES = [
   "outcomes",
   "reflection_runs",
 ];
+/** Per-agent tables of signed delta rows (ADR 0022): no key, so none to carry agent_id. */
+const KEYLESS = ["agent_lexemes", "agent_lexicon"];
 /** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
 const COORDINATOR_TABLES = ["github_deliveries", "github_imports"];
 
@@ -55,7 +57,9 @@ describe("Citus-compatible schema and queries", () => {
           WHERE n.nspname = 'public' AND (x.indisunique OR x.indisprimary)`,
     );
     const perAgent = unique.filter((u) => AGENT_TABLES.includes(u.tbl));
-    expect(perAgent.length).toBeGreaterThanOrEqual(AGENT_TABLES.length);
+    expect(new Set(perAgent.map((u) => u.tbl))).toEqual(
+      new Set(AGENT_TABLES.filter((n) => !KEYLESS.includes(n))),
+    );
     for (const u of perAgent)
       expect({ index: u.idx, cols: u.cols }).toEqual({
         index: u.idx,

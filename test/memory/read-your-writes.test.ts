@@ -34,6 +34,9 @@ describe("read your own writes", () => {
       env: { EMBEDDING_PROVIDER: "offline", MEMSTREAM_RETRIEVE_EMBED_PENDING: "0" },
       enrichment: noEnrichment,
     });
+    // As the server does at start (src/server.ts): the model's threads start and load it, which
+    // a retrieve's 500 ms bound for inline embedding does not cover.
+    await Promise.all([t.system.providers.warm(), off.system.providers.warm()]);
   });
   afterAll(async () => {
     await t.close();
