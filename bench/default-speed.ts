@@ -1,6 +1,7 @@
 /**
  * The default ranking's speed as a stream grows (issue 27), each figure beside its target:
- * `EVAL_DATABASE_URL=… npx tsx bench/default-speed.ts` (part of `npm run bench`). Data: the LoCoMo
+ * `npx tsx bench/default-speed.ts` (part of `npm run bench`), on `EVAL_DATABASE_URL` or else its
+ * own database (`memstream_bench_default` on BENCH_DATABASE_URL's server, created once). Data: the LoCoMo
  * dev turns (`LOCOMO_DIR`, default ../shared/eval/locomo-dev) with their offline (USE-lite)
  * vectors, loaded on first use, copied in SQL into one agent per size (each copy 400 days before
  * the last, cut at the size); questions of conv-43 asked at their own time, k 10, exact, no touch.
@@ -309,6 +310,18 @@ async function copyAgent(agent: string, to: System) {
       })),
     });
   }
+}
+
+/** A database of the bench's own on the local server (never a test one), created if missing. */
+async function ownDatabase(name: string): Promise<string> {
+  const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  if ((await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length === 0)
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
 }
 
 async function openSystem(env: Record<string, string>): Promise<System> {

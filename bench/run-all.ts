@@ -1,13 +1,22 @@
 /**
- * `npm run bench`: retrieval at scale (floor, exact, exact/floor, fast, recall@10 per dataset), batch
- * writes over HTTP, the load benchmark, then the enrichment pipeline (each also runs alone). The
+ * `npm run bench`: retrieval at scale (floor, exact, exact/floor, fast, recall@10 per dataset), the
+ * default against the paper preset by stream size with 16 clients, PGlite and a POST during an
+ * embedding backlog (bench/default-speed.ts; BENCH_FULL=1 adds 1M memories), batch writes over
+ * HTTP, the load benchmark, then the enrichment pipeline (each also runs alone). The
  * writes run a quick configuration unless BENCH_WRITES_* says otherwise: 4,000 memories per
  * figure, 512- and 1536-d, batches of 100 and 1,000, 1 and 4 clients, median of 3 (~2 minutes).
  */
 import { spawnSync } from "node:child_process";
 
 const quickWrites = { BENCH_WRITES_MEMORIES: "4000", BENCH_WRITES_REPEAT: "3" };
-for (const script of ["bench/retrieval.ts", "bench/writes.ts", "bench/load.ts", "bench/enrichment.ts"]) {
+const scripts = [
+  "bench/retrieval.ts",
+  "bench/default-speed.ts",
+  "bench/writes.ts",
+  "bench/load.ts",
+  "bench/enrichment.ts",
+];
+for (const script of scripts) {
   const r = spawnSync("npx", ["tsx", script, ...process.argv.slice(2)], {
     stdio: "inherit",
     env: { ...quickWrites, ...process.env },
