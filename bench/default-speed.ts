@@ -31,9 +31,7 @@ import { printTable, quantile, writeResults } from "./lib/stats";
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
-const url = process.env.EVAL_DATABASE_URL;
-if (!url)
-  throw new Error("set EVAL_DATABASE_URL (a database of its own; the LoCoMo turns are loaded there once)");
+const url = process.env.EVAL_DATABASE_URL ?? (await ownDatabase("memstream_bench_default"));
 const PARTS = (process.env.BENCH_DEFAULT_PARTS ?? "scale,concurrency,pglite,backlog").split(",");
 const SIZES = (process.env.BENCH_DEFAULT_SIZES ?? "1000,10000,100000").split(",").map(Number);
 if (process.env.BENCH_FULL === "1" && !SIZES.includes(1_000_000)) SIZES.push(1_000_000);
