@@ -20,12 +20,11 @@
  */
 import { resolve } from "node:path";
 import postgres from "postgres";
-import { createApp } from "../src/api/app";
 import { composeSystem, type System } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { retrieve } from "../src/memory/retrieve/retrieve";
-import { type Call, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
+import { appCall, type Call, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
 import { pairedRuns } from "./lib/paired";
 import { printTable, quantile, writeResults } from "./lib/stats";
 
@@ -41,7 +40,7 @@ const ms = (x: number) => x.toFixed(1);
 const { turns, queries, fingerprint } = readLocomo(dir);
 const system = await openSystem({ DATABASE_URL: url });
 const source = `locomo-${fingerprint}-${system.providers.embedder.modelId}:`;
-await loadTurns(callOf(system), system.providers.embedder, turns, (conv) => `${source}${conv}`);
+await loadTurns(appCall(system), system.providers.embedder, turns, (conv) => `${source}${conv}`);
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 const asked = queries.filter((q) => q.conversation_id === "conv-43").slice(0, N);
 const results: Record<string, unknown> = { at: new Date().toISOString() };
@@ -207,7 +206,7 @@ async function pglite() {
 async function backlog(env: Record<string, string>) {
   const lite = await openSystem({ MEMSTREAM_DATA_DIR: "memory://", MEMSTREAM_WORKERS: "in-process", ...env });
   try {
-    const call = callOf(lite);
+    const call = appCall(lite);
     const agent = "bench-backlog";
     const texts = turns.map(memoryText);
     const batch = (from: number, n: number) => ({
@@ -289,7 +288,7 @@ async function scaledAgent(size: number, tag = ""): Promise<string> {
 
 /** Copies an agent's memories and vectors from PostgreSQL into another system's database, in batches. */
 async function copyAgent(agent: string, to: System) {
-  const call = callOf(to);
+  const call = appCall(to);
   const stats = (await call("GET", `/v1/agents/${encodeURIComponent(agent)}/stats`)) as { total: number };
   if (stats.total > 0) return;
   const rows = await sql<
@@ -327,17 +326,4 @@ async function openSystem(env: Record<string, string>): Promise<System> {
     loadConfig({ MEMSTREAM_DATA_DIR: "memory://", EMBEDDING_PROVIDER: "offline", ...env }),
     silentLogger,
   );
-}
-
-function callOf(s: System): Call {
-  const app = createApp(s.app);
-  return async (method, path, body) => {
-    const res = await app.request(path, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<unknown>;
-  };
 }

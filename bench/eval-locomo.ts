@@ -11,13 +11,12 @@
  * reused by the next run with the same data and embedder.
  */
 import { resolve } from "node:path";
-import { createApp } from "../src/api/app";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { DEFAULT_PRESET } from "../src/memory/retrieve/presets";
 import { HYBRID_VECTOR_SHARE } from "../src/memory/retrieve/relevance";
-import { type Call, loadTurns, type Query, readLocomo, type Scores, score } from "./lib/locomo";
+import { appCall, type Call, loadTurns, type Query, readLocomo, type Scores, score } from "./lib/locomo";
 import { HELD_OUT, split } from "./lib/split";
 import { printTable, writeResults } from "./lib/stats";
 
@@ -31,17 +30,8 @@ const config = loadConfig({
   EMBEDDING_PROVIDER: "offline",
 });
 const system = await composeSystem(config, silentLogger);
-const app = createApp(system.app);
 const { embedder } = system.providers;
-const call: Call = async (method, path, body) => {
-  const res = await app.request(path, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<unknown>;
-};
+const call: Call = appCall(system);
 
 // The agent id names the data and the embedder, so a kept database is reused only when both match.
 const agentOf = (conv: string) => `locomo-${fingerprint}-${embedder.modelId}:${conv}`;

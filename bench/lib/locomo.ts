@@ -6,6 +6,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { createApp } from "../../src/api/app";
+import type { System } from "../../src/compose";
 import { createOfflineImportanceScorer } from "../../src/providers/importance/offline-scorer";
 import type { Embedder } from "../../src/providers/types";
 
@@ -30,6 +32,20 @@ export type Query = {
 
 /** POSTs JSON to the in-process app; throws on a non-2xx answer. */
 export type Call = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** JSON requests through a system's app in-process; a status of 300 or more throws with the body. */
+export function appCall(system: System): Call {
+  const app = createApp(system.app);
+  return async (method, path, body) => {
+    const res = await app.request(path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+}
 
 const readJsonl = <T>(file: string): T[] =>
   readFileSync(file, "utf8")
