@@ -15,7 +15,7 @@ import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { DEFAULT_PRESET } from "../src/memory/retrieve/presets";
-import { HYBRID_VECTOR_SHARE } from "../src/memory/retrieve/relevance";
+import { HYBRID_VECTOR_SHARE } from "../src/memory/retrieve/ranking/relevance/kinds";
 import { appCall, type Call, loadTurns, type Query, readLocomo, type Scores, score } from "./lib/locomo";
 import { HELD_OUT, split } from "./lib/split";
 import { printTable, writeResults } from "./lib/stats";

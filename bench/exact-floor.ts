@@ -5,8 +5,8 @@
  * Each round runs the floor (the same raw distance scan as bench/retrieval.ts) and then the exact
  * retrieve with the same query vector, so both see the same machine load; prints p50s and the ratio.
  * `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of both, run as the service runs them.
- * `--lists 300,150`: instead, the threshold statement alone with each list size (exact-topk.ts's
- * `listSize`; `100/0` also sets its `minStream`, e.g. `100/0,100/1e9` = lists against ranking every memory), alternating in the same loop with the floor, in retrieve's session settings; prints
+ * `--lists 300,150`: instead, the threshold statement alone with each list size (threshold.ts's
+ * `listSize`; `full` = the full statement, e.g. `100,full` = lists against ranking every memory), alternating in the same loop with the floor, in retrieve's session settings; prints
  * p50 and ratio per size, the median per-query ratio to the first size, and fails if any ranking differs.
  * `--stages`: instead, where exact retrieve's time goes, each stage timed alone, interleaved query
  * by query: the floor; the distances materialized with their bounds (the statement's first CTEs);
@@ -23,11 +23,12 @@ import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
 import { noEnrichment, noReflection } from "../src/memory/deps";
 import { readAgentState } from "../src/memory/retrieve/agent-state";
-import { exactRankQuery, exactUsesWorkers } from "../src/memory/retrieve/exact-query";
-import { exactTopKQuery } from "../src/memory/retrieve/exact-topk";
+import { exactStatementFor, useExactScan } from "../src/memory/retrieve/execute";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
-import type { RankParams } from "../src/memory/retrieve/ranking-sql";
-import { retrieve, useExactScan } from "../src/memory/retrieve/retrieve";
+import { retrieve } from "../src/memory/retrieve/retrieve";
+import { fullRankQuery } from "../src/memory/retrieve/statements/full";
+import type { RankParams } from "../src/memory/retrieve/statements/params";
+import { thresholdRankQuery } from "../src/memory/retrieve/statements/threshold";
 import { systemClock } from "../src/providers/types";
 import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { quantile } from "./lib/stats";
@@ -82,7 +83,8 @@ const time = async (fn: () => Promise<unknown>) => {
 // preset's weights and decay, vector relevance (there is no query text), and the statement it
 // picks for the agent's stream size.
 const ranking = PRESETS[DEFAULT_PRESET];
-const { smallStream } = await readAgentState(db, agent, {}, 0);
+const { smallStream, largeStream } = await readAgentState(db, agent, {}, 0);
+const stream = { small: smallStream, large: largeStream };
 const paramsOf = (q: number[]): RankParams => ({
   agentId: agent,
   filters: {},
@@ -93,12 +95,11 @@ const paramsOf = (q: number[]): RankParams => ({
   weights: ranking.weights,
   k: 10,
   touch: false,
-  smallStream,
 });
+const statementOf = (q: number[]) => exactStatementFor(paramsOf(q), stream);
 
 if (a.lists) {
-  const variants = a.lists.split(",").map((v) => v.split("/").map(Number) as [number, number?]);
-  const sizes = variants.map((v) => v.join("/"));
+  const sizes = a.lists.split(",");
   const ms = sizes.map(() => [] as number[]);
   const ratios = sizes.map(() => [] as number[]);
   const floors: number[] = [];
@@ -117,9 +118,10 @@ if (a.lists) {
       t[j] = await time(async () => {
         const rows = await db.transaction(async (tx) => {
           await useExactScan(tx, true);
+          const size = sizes[j] as string;
           return queryRows<{ id: string; score: number }>(
             tx,
-            exactTopKQuery(params, { listSize: variants[j]?.[0], minStream: variants[j]?.[1] }),
+            size === "full" ? fullRankQuery(params) : thresholdRankQuery(params, { listSize: Number(size) }),
           );
         });
         ids[j] = rows.map((r) => `${r.id}:${r.score}`).join(",");
@@ -172,13 +174,14 @@ if (a.stages) {
   const stages: [string, (q: number[]) => Promise<unknown>][] = [
     ["floor (each distance once)", (q) => queryRows(db, floorSql(q))],
     ["distances materialized + bounds", distances],
-    ["ranking statement alone", (q) => queryRows(db, exactRankQuery(paramsOf(q)))],
+    ["ranking statement alone", (q) => queryRows(db, statementOf(q).sql)],
     [
       "statement in a transaction + settings",
       (q) =>
         db.transaction(async (tx) => {
-          await useExactScan(tx, exactUsesWorkers(paramsOf(q), false));
-          return queryRows(tx, exactRankQuery(paramsOf(q)));
+          const { plan, sql: statement } = statementOf(q);
+          await useExactScan(tx, plan.workers);
+          return queryRows(tx, statement);
         }),
     ],
     ["retrieve()", exact],
@@ -191,10 +194,7 @@ if (a.stages) {
       const t = await time(() => run(q));
       if (i >= 0) ms[j]?.push(t);
     }
-    const plan = await queryRows<{ "QUERY PLAN": string }>(
-      db,
-      sql`EXPLAIN (SUMMARY) ${exactRankQuery(paramsOf(q))}`,
-    );
+    const plan = await queryRows<{ "QUERY PLAN": string }>(db, sql`EXPLAIN (SUMMARY) ${statementOf(q).sql}`);
     const line = plan.map((r) => r["QUERY PLAN"]).find((l) => l.startsWith("Planning Time"));
     if (i >= 0 && line) planning.push(Number(line.replace(/[^0-9.]/g, "")));
   }
@@ -230,10 +230,10 @@ console.log(
 
 if (a.explain) {
   const q = queries[0] as number[];
-  const params = paramsOf(q);
+  const { plan: chosen, sql: statement } = statementOf(q);
   const explain = async (label: string, body: ReturnType<typeof sql>) => {
     const plan = await db.transaction(async (tx) => {
-      await useExactScan(tx, exactUsesWorkers(params, false));
+      await useExactScan(tx, chosen.workers);
       return queryRows<{ "QUERY PLAN": string }>(tx, sql`EXPLAIN (ANALYZE, BUFFERS) ${body}`);
     });
     console.log(
@@ -241,6 +241,6 @@ if (a.explain) {
     );
   };
   await explain("floor", floorSql(q));
-  await explain("exact", exactRankQuery(params));
+  await explain(`exact (${chosen.statement})`, statement);
 }
 await database.close();

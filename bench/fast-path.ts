@@ -13,16 +13,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "../src/db/client";
-import { exactRankQuery } from "../src/memory/retrieve/exact-query";
+import { exactStatementFor } from "../src/memory/retrieve/execute";
+import { findHnswIndex } from "../src/memory/retrieve/hnsw-index";
 import {
   type Depth,
   fastRank,
   fastRankQuery,
   firstDepth,
   useIndexPaths,
-} from "../src/memory/retrieve/fast-query";
-import { findHnswIndex } from "../src/memory/retrieve/hnsw-index";
-import type { RankParams } from "../src/memory/retrieve/ranking-sql";
+} from "../src/memory/retrieve/statements/fast";
+import type { RankParams } from "../src/memory/retrieve/statements/params";
 import { MAIN, modelOf } from "./lib/dataset";
 import { queryVectors } from "./lib/queries";
 import { quantile, writeResults } from "./lib/stats";
@@ -64,6 +64,8 @@ const [{ lastAccess } = { lastAccess: "" }] = await queryRows<{ lastAccess: stri
 );
 if (cache && (cache.exact.length < count || cache.lastAccess !== lastAccess)) cache = null;
 const now = new Date(cache?.now ?? new Date().toISOString());
+/** The exact statement retrieve runs for a large whole stream (the threshold statement). */
+const exactSql = (p: RankParams) => exactStatementFor(p, { small: false, large: false }).sql;
 const params = (i: number): RankParams => ({
   agentId: a.agent,
   filters: {},
@@ -81,7 +83,7 @@ if (!cache) {
       await tx.execute(
         sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
       );
-      return queryRows<{ id: string }>(tx, exactRankQuery(params(i)));
+      return queryRows<{ id: string }>(tx, exactSql(params(i)));
     });
     exact.push(rows.map((r) => r.id));
     process.stdout.write(".");
@@ -112,7 +114,7 @@ const fast = (i: number, explain = false) =>
       await tx.execute(
         sql`SELECT set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true), set_config('max_parallel_workers_per_gather', '0', true), set_config('work_mem', '32MB', true)`,
       );
-      return queryRows<{ id: string }>(tx, exactRankQuery(params(i)));
+      return queryRows<{ id: string }>(tx, exactSql(params(i)));
     }
     const q = fastRankQuery(params(i), index, depth);
     const plan = await queryRows<{ "QUERY PLAN": string }>(

@@ -12,16 +12,18 @@
  *   side and the median of the per-pair ratios new/base with its quartiles. On a noisy machine
  *   separate runs differ by ±20 %, pairs far less. Questions without and with " in May 2023".
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pgvector from "pgvector";
 import postgres from "postgres";
-import { exactRankQuery, exactUsesWorkers, WORKERS_MIN_STREAM } from "../src/memory/retrieve/exact-query";
+import { exactStatementFor } from "../src/memory/retrieve/execute";
+import { WORKERS_MIN_STREAM } from "../src/memory/retrieve/plan";
 import { PRESETS } from "../src/memory/retrieve/presets";
-import type { RankParams } from "../src/memory/retrieve/ranking-sql";
-import type { RelevanceKind } from "../src/memory/retrieve/relevance";
+import type { RelevanceKind } from "../src/memory/retrieve/ranking/relevance/kinds";
+import type { RankParams } from "../src/memory/retrieve/statements/params";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "../src/memory/retrieve/time-window";
 import { openLocomoLatency } from "./lib/locomo-latency";
 import { quantile } from "./lib/stats";
@@ -77,12 +79,15 @@ function params(v: Variant, i: number, suffix = ""): RankParams {
 const [{ large } = { large: false }] = await db<{ large: boolean }[]>`
   SELECT coalesce(memstream_agent_rows_estimate(${agent}) >= ${WORKERS_MIN_STREAM}, false) AS large`;
 
+/** The statement retrieve() runs for `p` (the planner's exact choice for this stream). */
+const exactRankQuery = (p: RankParams): SQL => exactStatementFor(p, { small: false, large }).sql;
+
 type Row = Record<string, unknown>;
 async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<Row[]> {
   const q = dialect.sqlToQuery(build(p));
   return db.begin(async (tx) => {
-    // retrieve()'s settings (useExactScan, exactUsesWorkers).
-    const workers = exactUsesWorkers(p, large)
+    // retrieve()'s settings (execute.ts useExactScan with the plan's workers).
+    const workers = exactStatementFor(p, { small: false, large }).plan.workers
       ? "set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true)"
       : "set_config('max_parallel_workers_per_gather', '0', true)";
     await tx.unsafe(`SELECT set_config('jit', 'off', true), ${workers},
@@ -93,10 +98,9 @@ async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<
 
 const explain = process.env.EXPLAIN;
 if (process.env.BASE) {
-  // Against another checkout's statement builder, paired per question and interleaved (ABBA).
-  const { exactRankQuery: baseRankQuery } = (await import(
-    pathToFileURL(resolve(process.env.BASE, "src/memory/retrieve/exact-query.ts")).href
-  )) as { exactRankQuery: typeof exactRankQuery };
+  // Against another checkout's statement builder, paired per question and interleaved (ABBA):
+  // `exactRankQuery` of exact-query.ts before the planner (docs/adr/0021), else the planner's.
+  const baseRankQuery = await baseBuilder(process.env.BASE);
   const cases: [string, string, string][] = [];
   for (const name of names)
     for (const suffix of ["", " in May 2023"]) cases.push([name, suffix, `${name}${suffix ? "+time" : ""}`]);
@@ -180,3 +184,14 @@ if (process.env.BASE) {
     );
 }
 await db.end();
+
+/** The exact statement builder of another checkout, before or after the planner (plan.ts) came. */
+async function baseBuilder(checkout: string): Promise<(p: RankParams) => SQL> {
+  const at = (file: string) => pathToFileURL(resolve(checkout, "src/memory/retrieve", file)).href;
+  if (existsSync(resolve(checkout, "src/memory/retrieve/exact-query.ts"))) {
+    const old = (await import(at("exact-query.ts"))) as { exactRankQuery: (p: RankParams) => SQL };
+    return old.exactRankQuery;
+  }
+  const mod = (await import(at("execute.ts"))) as { exactStatementFor: typeof exactStatementFor };
+  return (p) => mod.exactStatementFor(p, { small: false, large }).sql;
+}

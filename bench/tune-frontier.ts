@@ -22,8 +22,8 @@ import {
   CONTEXT_FIELD_WEIGHT,
   CONTEXT_SHARE,
   HYBRID_VECTOR_SHARE,
-  relevanceSql,
-} from "../src/memory/retrieve/relevance";
+} from "../src/memory/retrieve/ranking/relevance/kinds";
+import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance";
 import { timeWindow, type Window } from "../src/memory/retrieve/time-window";
 import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
 import { readLocomo, score } from "./lib/locomo";

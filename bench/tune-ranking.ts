@@ -13,7 +13,9 @@ import { and, sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
 import { filterConditions } from "../src/memory/filters";
-import { relevanceSql } from "../src/memory/retrieve/relevance";
+import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance";
+import { minMax } from "../src/memory/retrieve/ranking/scale";
+import { weightedSum } from "../src/memory/retrieve/ranking/score";
 import { createOfflineEmbedder } from "../src/providers/offline-embedder";
 import { readLocomo, score } from "./lib/locomo";
 import { HELD_OUT, split } from "./lib/split";
@@ -59,13 +61,6 @@ else {
   await database.close();
   writeFileSync(cacheFile, JSON.stringify(items));
 }
-
-const minMax = (xs: (number | null)[], missing: number) => {
-  const present = xs.filter((x): x is number => x !== null);
-  const lo = Math.min(...present);
-  const hi = Math.max(...present);
-  return xs.map((x) => (x === null ? missing : hi > lo ? (x - lo) / (hi - lo) : 0.5));
-};
 
 type Rel = (mems: Mem[]) => number[];
 type Config = { name: string; w: [number, number, number]; decay: number; unit: number; rel: Rel };
@@ -163,10 +158,15 @@ function evaluate(c: Config, subset: Item[], key: string) {
   const rel = once(`rel ${relName.get(c.rel)} ${key}`, (it) => c.rel(it.mems), subset);
   const s = subset.map((it, k) => {
     const [r, im, rl] = [rec[k] as number[], imp[k] as number[], rel[k] as number[]];
+    const w = { recency: c.w[0], importance: c.w[1], relevance: c.w[2] };
     const ranked = it.mems
       .map((m, i) => ({
         dia: m.dia,
-        s: c.w[0] * (r[i] as number) + c.w[1] * (im[i] as number) + c.w[2] * (rl[i] as number),
+        s: weightedSum(w, {
+          recency: r[i] as number,
+          importance: im[i] as number,
+          relevance: rl[i] as number,
+        }),
       }))
       .sort((a, b) => b.s - a.s)
       .map((x) => x.dia);

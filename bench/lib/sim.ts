@@ -8,7 +8,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db/client";
 import { queryRows } from "../../src/db/client";
-import { BM25 } from "../../src/memory/retrieve/relevance";
+import { BM25 } from "../../src/memory/retrieve/ranking/relevance/kinds";
+import { minMax } from "../../src/memory/retrieve/ranking/scale";
+import { weightedSum } from "../../src/memory/retrieve/ranking/score";
 
 export type Doc = {
   id: string;
@@ -84,16 +86,8 @@ export async function readStream(db: Db, agentId: string, model: string): Promis
   };
 }
 
-export const minMax = (xs: (number | null)[], missing: number): number[] => {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const x of xs)
-    if (x !== null) {
-      lo = Math.min(lo, x);
-      hi = Math.max(hi, x);
-    }
-  return xs.map((x) => (x === null ? missing : hi > lo ? (x - lo) / (hi - lo) : 0.5));
-};
+// The service's scaling and weighted sum (src/memory/retrieve/ranking/), so a change there is simulated too.
+export { minMax };
 
 export function cosine(docs: Doc[], q: Float64Array): (number | null)[] {
   let qn = 0;
@@ -168,11 +162,16 @@ export function rank(
     0.5,
   );
   const r = minMax(rel, 0);
+  const weights = { recency: w[0], importance: w[1], relevance: w[2] };
   return docs
     .map((d, i) => ({
       label: d.label,
       id: d.id,
-      s: w[0] * (rec[i] as number) + w[1] * (imp[i] as number) + w[2] * (r[i] as number),
+      s: weightedSum(weights, {
+        recency: rec[i] as number,
+        importance: imp[i] as number,
+        relevance: r[i] as number,
+      }),
     }))
     .sort((x, y) => y.s - x.s || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
     .map((x) => x.label);

@@ -1,13 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { MIN_POSITIVE_WEIGHT } from "../lib/storable";
-import { PRESET_NAMES, PRESETS, RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/presets";
+import { STATEMENTS } from "../memory/retrieve/plan";
+import { PRESET_NAMES, PRESETS } from "../memory/retrieve/presets";
+import { RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/ranking/components";
 import {
   BM25,
   CONTEXT_FIELD_WEIGHT,
   CONTEXT_SHARE,
   HYBRID_VECTOR_SHARE,
   RELEVANCE_KINDS,
-} from "../memory/retrieve/relevance";
+} from "../memory/retrieve/ranking/relevance/kinds";
 import { TIME_WINDOW_SLACK_S } from "../memory/retrieve/time-window";
 
 /** The ranking fields shared by retrieve requests and an agent's retrieve defaults (settings). */
@@ -82,10 +84,6 @@ export const RankingInForce = z
     relevance: z.enum(RELEVANCE),
     vectorShare: z.number(),
     timeFilter: z.boolean(),
-    timeWindow: z.object({ start: z.string(), end: z.string() }).nullable().optional().openapi({
-      description:
-        "Retrieve only: the createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied",
-    }),
     source: z.object({
       preset: z.enum(["request", "agent", "default"]),
       weights: Source,
@@ -100,3 +98,23 @@ export const RankingInForce = z
     description:
       "The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's",
   });
+
+/** What ranked a retrieve: the values in force, the time window applied and the plan that ran. */
+export const RetrieveRanking = RankingInForce.extend({
+  timeWindow: z.object({ start: z.string(), end: z.string() }).nullable().openapi({
+    description:
+      "The createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied",
+  }),
+  plan: z.enum(STATEMENTS).openapi({
+    description:
+      "The statement that ranked (docs/adr/0021): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fast = the threshold search over indexes (mode fast)",
+  }),
+  planReason: z.string().openapi({
+    description:
+      'Why the planner chose it, e.g. "vector relevance over a whole stream of 3,300+ memories: only memories that can reach the top k scored"',
+    example: "relevance contextual: every memory scored",
+  }),
+}).openapi("RetrieveRanking", {
+  description:
+    "The ranking values in force (request, else the agent's defaults, else the preset), the time window applied, and which statement ranked and why",
+});

@@ -12,7 +12,7 @@ import { LIMITS } from "../memory/limits";
 import { listAgents } from "../memory/list-agents";
 import { listMemories } from "../memory/list-memories";
 import { DEFAULT_PRESET, PRESETS } from "../memory/retrieve/presets";
-import { RELEVANCE_KINDS } from "../memory/retrieve/relevance";
+import { RELEVANCE_KINDS } from "../memory/retrieve/ranking/relevance/kinds";
 import { RETRIEVE_DEFAULTS, retrieve } from "../memory/retrieve/retrieve";
 import { MEMORY_KINDS } from "../memory/types";
 import { ErrorBox, Layout } from "./layout";

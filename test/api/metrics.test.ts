@@ -78,7 +78,8 @@ describe("GET /metrics", () => {
     expect(sample(after, count, created) - sample(before, count, created)).toBe(2);
     const rejected = { method: "POST", route, status: "400" };
     expect(sample(after, count, rejected) - sample(before, count, rejected)).toBe(1);
-    const exact = { mode: "exact", relevance: "vector" };
+    // A small stream: the planner scores every memory (plan.ts), and the label says so.
+    const exact = { mode: "exact", plan: "full", relevance: "vector" };
     const retrieves = "memstream_retrieve_duration_seconds_count";
     expect(sample(after, retrieves, exact) - sample(before, retrieves, exact)).toBe(1);
     // Raw paths (with agent ids) never become labels.
@@ -220,8 +221,8 @@ describe.each(["bullmq", "in-process"] as const)(
         expect(await res.json()).not.toHaveProperty("candidates");
         const ranked = await text();
         // The exact ranking scored the agent's whole (small) stream.
-        expect(sample(ranked, "memstream_retrieve_candidates_count", { mode: "exact" })).toBe(1);
-        expect(sample(ranked, "memstream_retrieve_candidates_sum", { mode: "exact" })).toBe(3);
+        expect(sample(ranked, "memstream_retrieve_candidates_count", { mode: "exact", plan: "full" })).toBe(1);
+        expect(sample(ranked, "memstream_retrieve_candidates_sum", { mode: "exact", plan: "full" })).toBe(3);
       } finally {
         await m.close();
         if (kind === "bullmq") await obliterateQueues(prefix);

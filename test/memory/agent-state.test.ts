@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAgentState } from "../../src/memory/retrieve/agent-state";
-import { exactRankQuery } from "../../src/memory/retrieve/exact-query";
-import { MIN_STREAM } from "../../src/memory/retrieve/exact-topk";
-import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
+import { exactStatementFor } from "../../src/memory/retrieve/execute";
+import { MIN_STREAM } from "../../src/memory/retrieve/plan";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -54,8 +54,9 @@ describe("agent state: stream size against the threshold statement's gate", () =
       k: 10,
       touch: false,
     };
-    const text = (q: RankParams) => new PgDialect().sqlToQuery(exactRankQuery(q)).sql;
-    expect(text({ ...p, smallStream: false })).toContain("blist");
-    expect(text({ ...p, smallStream: true })).not.toContain("blist");
+    const text = (small: boolean) =>
+      new PgDialect().sqlToQuery(exactStatementFor(p, { small, large: false }).sql).sql;
+    expect(text(false)).toContain("blist");
+    expect(text(true)).not.toContain("blist");
   });
 });

@@ -2,16 +2,16 @@ import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { fullRankQuery } from "../../src/memory/retrieve/exact-query";
-import { exactTopKQuery } from "../../src/memory/retrieve/exact-topk";
-import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
+import { fullRankQuery } from "../../src/memory/retrieve/statements/full";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
+import { thresholdRankQuery } from "../../src/memory/retrieve/statements/threshold";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 import { rankSerialAndParallel } from "../support/workers";
 
 // The threshold query must give exactly the full ranking (ids, scores, tie order), whatever
-// the data. Streams here are small, so the size gate is lowered to reach the threshold path.
-// Retrieve-time vectors of pending memories (read your own writes) count as in the full ranking.
+// the data (the planner sends it only streams of MIN_STREAM memories; the statement itself has
+// no size gate). Retrieve-time vectors of pending memories (read your own writes) count as in the full ranking.
 
 const NOW = "2026-01-10T12:00:00.000Z";
 const MODEL = uniq("topk-8d");
@@ -97,7 +97,7 @@ describe("exact ranking by threshold", () => {
           touch: false,
         };
         const want = await run(fullRankQuery(p));
-        const got = await run(exactTopKQuery(p, { minStream: 0 }));
+        const got = await run(thresholdRankQuery(p));
         expect(got.map((r) => [r.id, r.score])).toEqual(want.map((r) => [r.id, r.score]));
         if (fresh.length > 0 && weights.recency + weights.importance === 0 && k >= 10) {
           expect(want.map((r) => r.id)).toEqual(expect.arrayContaining(fresh.map((f) => f.id)));
@@ -127,7 +127,7 @@ describe("exact ranking by threshold", () => {
       k: 10,
       touch: false,
     };
-    const statement = exactTopKQuery(p, { minStream: 0 });
+    const statement = thresholdRankQuery(p);
     const { serial, parallel } = await rankSerialAndParallel<{ id: string; score: number }>(db, statement);
     expect(serial.gather).toBe(false);
     expect(parallel.gather).toBe(true);

@@ -1,8 +1,8 @@
 import pgvector from "pgvector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fastRank, useIndexPaths } from "../../src/memory/retrieve/fast-query";
 import { createHnswIndexSql, forgetHnswIndexes, type HnswIndex } from "../../src/memory/retrieve/hnsw-index";
-import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
+import { fastRank, useIndexPaths } from "../../src/memory/retrieve/statements/fast";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
 import { uniq } from "../support/env";
 import { type RefMemory, referenceRanking } from "../support/reference-ranking";
 import { startTestSystem, type TestSystem } from "../support/system";

@@ -3,15 +3,16 @@ import pgvector from "pgvector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { readAgentState } from "../../src/memory/retrieve/agent-state";
-import { exactRankQuery, exactUsesWorkers, rankedByThreshold } from "../../src/memory/retrieve/exact-query";
-import type { RankParams } from "../../src/memory/retrieve/ranking-sql";
-import type { RelevanceKind } from "../../src/memory/retrieve/relevance";
+import { exactStatementFor } from "../../src/memory/retrieve/execute";
+import { exactPlan } from "../../src/memory/retrieve/plan";
+import type { RelevanceKind } from "../../src/memory/retrieve/ranking/relevance/kinds";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 import { rankSerialAndParallel } from "../support/workers";
 
 // Fused relevance over a whole stream gets parallel workers when the planner's statistics call
-// the stream large (agent-state.ts, exact-query.ts). Workers must never change a ranking, and the
+// the stream large (agent-state.ts, plan.ts). Workers must never change a ranking, and the
 // estimate must follow the agent's own size.
 
 const NOW = "2026-01-10T12:00:00.000Z";
@@ -106,26 +107,27 @@ describe("parallel workers for whole-stream fused relevance", () => {
   });
 
   it("gives workers to fused relevance over a large whole stream, and to the threshold statement", () => {
+    const workers = (p: RankParams, large: boolean) => exactPlan(p, { small: false, large }).workers;
     for (const kind of ["hybrid", "contextual", "windowed"] as const) {
-      expect(exactUsesWorkers(params(big, kind), true)).toBe(true);
-      expect(exactUsesWorkers(params(big, kind), false)).toBe(false);
-      expect(exactUsesWorkers(params(big, kind, { filters: { kinds: ["observation"] } }), true)).toBe(false);
+      expect(workers(params(big, kind), true)).toBe(true);
+      expect(workers(params(big, kind), false)).toBe(false);
+      expect(workers(params(big, kind, { filters: { kinds: ["observation"] } }), true)).toBe(false);
       const window = { start: new Date("2026-01-01T00:00:00Z"), end: new Date(NOW) };
-      expect(exactUsesWorkers(params(big, kind, { timeWindow: window }), true)).toBe(false);
-      expect(exactUsesWorkers(params(big, kind, { sections: [{ kinds: null, k: 10 }] }), true)).toBe(false);
-      expect(exactUsesWorkers(params(big, kind, { query: null }), true)).toBe(false);
+      expect(workers(params(big, kind, { timeWindow: window }), true)).toBe(false);
+      expect(workers(params(big, kind, { sections: [{ kinds: null, k: 10 }] }), true)).toBe(false);
+      expect(workers(params(big, kind, { query: null }), true)).toBe(false);
     }
-    expect(exactUsesWorkers(params(big, "lexical"), true)).toBe(false);
+    expect(workers(params(big, "lexical"), true)).toBe(false);
     const vector = params(big, "vector");
-    expect(rankedByThreshold(vector)).toBe(true);
-    expect(exactUsesWorkers(vector, false)).toBe(true);
+    expect(exactPlan(vector, { small: false, large: false }).statement).toBe("threshold");
+    expect(workers(vector, false)).toBe(true);
   });
 
   it.each(["hybrid", "contextual", "windowed"] as const)(
     "ranks %s relevance identically with and without workers",
     async (kind) => {
       const db = t.system.database.db;
-      const statement = exactRankQuery(params(big, kind));
+      const statement = exactStatementFor(params(big, kind), { small: false, large: true }).sql;
       const { serial, parallel } = await rankSerialAndParallel<{
         id: string;
         score: number;

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../src/db/client";
-import { useExactScan } from "../../src/memory/retrieve/retrieve";
+import { useExactScan } from "../../src/memory/retrieve/execute";
 
 type Ranked<R> = { gather: boolean; rows: R[] };
 

@@ -3,7 +3,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemories } from "../../src/memory/create-memories";
 import { DEFAULT_PRESET, PRESETS } from "../../src/memory/retrieve/presets";
-import { RELEVANCE_KINDS } from "../../src/memory/retrieve/relevance";
+import { RELEVANCE_KINDS } from "../../src/memory/retrieve/ranking/relevance/kinds";
 import type { Memory } from "../../src/memory/types";
 import { uniq } from "../support/env";
 import { listen } from "../support/listen";

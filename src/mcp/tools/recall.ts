@@ -4,7 +4,7 @@ import { IsoTime, Kind } from "../../api/schemas";
 import { retrieveContext } from "../../memory/context/retrieve-context";
 import { LIMITS } from "../../memory/limits";
 import { DEFAULT_PRESET, PRESETS } from "../../memory/retrieve/presets";
-import { RELEVANCE_KINDS } from "../../memory/retrieve/relevance";
+import { RELEVANCE_KINDS } from "../../memory/retrieve/ranking/relevance/kinds";
 import { AgentIdArg, resolveAgent } from "../agent";
 import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";

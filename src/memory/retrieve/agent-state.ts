@@ -3,15 +3,14 @@ import { type Db, queryRows } from "../../db/client";
 import type { Embedder } from "../../providers/types";
 import { FIELDS } from "../enrichment/fields";
 import { filterConditions, type MemoryFilters } from "../filters";
-import { WORKERS_MIN_STREAM } from "./exact-query";
-import { MIN_STREAM } from "./exact-topk";
+import type { FastThresholds } from "./fast-thresholds";
+import { findHnswIndex, hnswIndexName } from "./hnsw-index";
+import { type FastState, MIN_STREAM, WORKERS_MIN_STREAM } from "./plan";
 import type { RankingChoice } from "./presets";
+import type { FreshVector, QueryVector } from "./ranking/relevance/kinds";
 
 /** A memory in the candidate set that has no vector yet, as retrieve may embed it inline. */
 export type PendingMemory = { id: string; description: string };
-
-/** A vector computed at retrieve time for a pending memory, as pgvector text. */
-export type FreshVector = { id: string; vector: string; dimensions: number };
 
 /**
  * What retrieve needs to know about the agent before ranking, in one statement:
@@ -20,11 +19,11 @@ export type FreshVector = { id: string; vector: string; dimensions: number };
  *   index holds only pending memories, so this is cheap when there are none);
  * - when `countStream` (with filters or sections neither statement below applies, so both would
  *   be wasted): whether its stream is below the threshold statement's size gate (`smallStream`,
- *   an index count that stops at MIN_STREAM entries);
+ *   an index count that stops at MIN_STREAM entries; plan.ts);
  * - when `estimateLarge` too (a query with text, which fused relevance needs): whether the
  *   planner's statistics put the agent at `largeAt` (WORKERS_MIN_STREAM) memories or more
  *   (`largeStream`: the whole-stream fused relevance statement gets parallel workers;
- *   exact-query.ts). An estimate from `pg_stats` (the share of the table the agent's id holds,
+ *   plan.ts). An estimate from `pg_stats` (the share of the table the agent's id holds,
  *   times the table's rows), because it only decides how fast the statement runs, never what it
  *   returns: counting 50,000 entries took ~14 ms against ~0.05 ms for the estimate. No
  *   statistics yet (never analyzed): false.
@@ -102,4 +101,34 @@ export async function embedPending(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * What `plan` needs for mode fast, in one statement: the query model's HNSW index (cached
+ * lookup), its entries as the statistics count them (`pg_class.reltuples`, kept by CREATE INDEX,
+ * VACUUM and ANALYZE), and the agent's vectors of the model (memories, without a query), counted
+ * only up to what the gate needs (MEMSTREAM_FAST_MIN_STREAM, and MEMSTREAM_FAST_MIN_SHARE of
+ * the index), so it reads at most that many index entries.
+ */
+export async function readFastState(
+  db: Db,
+  agentId: string,
+  query: QueryVector | null,
+  t: FastThresholds,
+): Promise<FastState> {
+  const index = query ? await findHnswIndex(db, query.model, query.dimensions) : null;
+  const indexed = index
+    ? sql`(SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = to_regclass(${hnswIndexName(index)}))`
+    : sql`0`;
+  const rows = query
+    ? sql`SELECT 1 FROM memory_embeddings e WHERE e.agent_id = ${agentId} AND e.model = ${query.model}
+        AND e.dimensions = ${query.dimensions}`
+    : sql`SELECT 1 FROM memories WHERE agent_id = ${agentId}`;
+  const [row] = await queryRows<{ vectors: number | string; indexed: number | null }>(
+    db,
+    sql`WITH ix AS (SELECT coalesce(${indexed}, 0)::float8 AS indexed),
+        need AS (SELECT greatest(${t.minStream}::int, ceil(${t.minShare}::float8 * indexed))::int AS n FROM ix)
+        SELECT (SELECT count(*) FROM (${rows} LIMIT (SELECT n FROM need)) s) AS vectors, (SELECT indexed FROM ix) AS indexed`,
+  );
+  return { index, vectors: Number(row?.vectors ?? 0), indexed: Number(row?.indexed ?? 0) };
 }

@@ -1,10 +1,5 @@
-import { HYBRID_VECTOR_SHARE, type RelevanceKind } from "./relevance";
-
-/** Seconds in each unit recency's decay can be expressed per: recency = decay^(age / unit). */
-export const RECENCY_UNITS = { minute: 60, hour: 3_600, day: 86_400, week: 604_800 } as const;
-export type RecencyUnit = keyof typeof RECENCY_UNITS;
-
-export type Weights = { recency: number; importance: number; relevance: number };
+import type { RecencyUnit, Weights } from "./ranking/components";
+import { HYBRID_VECTOR_SHARE, type RelevanceKind } from "./ranking/relevance/kinds";
 
 /**
  * Everything that decides how memories are ordered (besides the query itself). `timeFilter`:

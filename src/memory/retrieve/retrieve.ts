@@ -1,6 +1,4 @@
-import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { type Db, queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
 import { withCitationStatus } from "../citation-status";
 import type { MemoryDeps } from "../deps";
@@ -8,20 +6,14 @@ import { resolveEmbeddingModel } from "../embedding-model";
 import type { MemoryFilters } from "../filters";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
-import { embedPending, readAgentState } from "./agent-state";
-import { exactRankQuery, exactUsesWorkers } from "./exact-query";
-import { fastRank, useIndexPaths } from "./fast-query";
+import { embedPending, readAgentState, readFastState } from "./agent-state";
+import { runPlan, type ScoredRow } from "./execute";
 import { FAST_DEFAULTS } from "./fast-thresholds";
-import { chooseMode, type RetrieveMode } from "./mode";
-import {
-  type PresetName,
-  type RecencyUnit,
-  type ResolvedRanking,
-  resolveRanking,
-  type Weights,
-} from "./presets";
-import { narrowed, type RankParams, type RankSection } from "./ranking-sql";
-import type { LexicalQuery, RelevanceKind } from "./relevance";
+import { plan, type RetrieveMode, type Statement } from "./plan";
+import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
+import type { RecencyUnit, Weights } from "./ranking/components";
+import type { LexicalQuery, RelevanceKind } from "./ranking/relevance/kinds";
+import { narrowed, type RankParams, type RankSection } from "./statements/params";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
 import { touchMemories } from "./touch";
 
@@ -45,7 +37,7 @@ export type RetrieveInput = {
   touch?: boolean;
   kinds?: MemoryFilters["kinds"];
   filters?: Omit<MemoryFilters, "kinds">;
-  /** `exact` ranks every memory; `fast` ranks index-chosen candidates (approximate); `auto` = exact. */
+  /** `exact` ranks by the formula; `fast` runs the threshold search over indexes (approximate); `auto` = exact (plan.ts). */
   mode?: RetrieveMode;
   /** `vector` (default, the paper's), `lexical` (BM25 of `query`) or `hybrid` (both fused). */
   relevance?: RelevanceKind;
@@ -67,13 +59,24 @@ export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
 export type AppliedTimeWindow = { start: string; end: string } | null;
 
 /**
- * The ranked memories, which path ranked them and the ranking values in force; `candidates` is
- * how many memories the ranking scored (for the metrics, not part of the API answer).
+ * What ranked a retrieve: the values in force, the time window applied, and the statement that
+ * ran (plan.ts) with the reason the planner gave.
+ */
+export type RankingReport = ResolvedRanking & {
+  timeWindow: AppliedTimeWindow;
+  plan: Statement;
+  planReason: string;
+};
+
+/**
+ * The ranked memories, which path ranked them (`exact` or the approximate `fast`) and the
+ * ranking in force; `candidates` is how many memories the ranking scored (for the metrics, not
+ * part of the API answer).
  */
 export type RetrieveResult = {
   memories: ScoredMemory[];
   mode: "exact" | "fast";
-  ranking: ResolvedRanking & { timeWindow: AppliedTimeWindow };
+  ranking: RankingReport;
   candidates: number;
 };
 
@@ -91,15 +94,7 @@ export const RETRIEVE_DEFAULTS = {
  */
 export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
-type Row = MemoryRecord & {
-  score: number;
-  sRecency: number;
-  sImportance: number;
-  sRelevance: number;
-  section?: number;
-  /** The same on every row (a bigint, read as a string). */
-  candidates: number | string;
-};
+type Row = MemoryRecord & ScoredRow;
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
@@ -153,39 +148,33 @@ export async function retrieve(
     k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
     sections,
-    smallStream: agent.smallStream,
   };
-  const choice = await chooseMode(
-    deps.db,
-    params,
-    input.mode ?? RETRIEVE_DEFAULTS.mode,
-    deps.retrieval?.fast ?? FAST_DEFAULTS,
+  const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
+  const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;
+  const chosen = plan(
+    { ...params, mode },
+    {
+      small: agent.smallStream,
+      large: agent.largeStream,
+      fast: mode === "fast" ? await readFastState(deps.db, agentId, query, thresholds) : undefined,
+    },
+    thresholds,
   );
   // Ranking and touch are two statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
-  let mode = choice.mode;
-  const rows = await deps.db.transaction(async (tx) => {
-    let ranked: Row[] | null = null;
-    if (choice.mode === "fast") {
-      await useIndexPaths(tx);
-      ranked =
-        (await fastRank<Row & { certain: boolean; missed: boolean }>(tx, params, choice.index))?.rows ?? null;
-      // No round was certain within the depth limit: the exact ranking, reported as such.
-      if (!ranked) mode = "exact";
-    }
-    if (!ranked) {
-      // Workers for the threshold statement and large whole-stream fused relevance (see useExactScan).
-      await useExactScan(tx, exactUsesWorkers(params, agent.largeStream));
-      ranked = await queryRows<Row>(tx, exactRankQuery(params));
-    }
+  const { rows, ran, reason } = await deps.db.transaction(async (tx) => {
+    const ranked = await runPlan<Row>(tx, chosen, params);
     if (!params.touch) return ranked;
     const touched = await touchMemories(
       tx,
       agentId,
-      ranked.map((r) => r.id),
+      ranked.rows.map((r) => r.id),
       params.now,
     );
-    return ranked.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt }));
+    return {
+      ...ranked,
+      rows: ranked.rows.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt })),
+    };
   });
   const memories = rows.map((r) => ({
     ...toMemory(r),
@@ -199,13 +188,15 @@ export async function retrieve(
   }));
   // The fast path takes its candidates from indexes and has no time window (filters are a 400
   // there; a default time filter is dropped instead, and the answer says no window applied).
-  const window = mode === "exact" ? params.timeWindow : null;
+  const window = ran.statement === "fast" ? null : params.timeWindow;
   return {
     memories: await withCitationStatus(deps.db, agentId, memories),
-    mode,
+    mode: ran.statement === "fast" ? "fast" : "exact",
     ranking: {
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
+      plan: ran.statement,
+      planReason: reason,
     },
     candidates: Number(rows[0]?.candidates ?? 0),
   };
@@ -248,39 +239,6 @@ function queryTimeWindow(on: boolean, query: string | undefined, now: Date): Ran
     start: new Date((w.start - TIME_WINDOW_SLACK_S) * 1000),
     end: new Date((w.end + TIME_WINDOW_SLACK_S) * 1000),
   };
-}
-
-/**
- * Session settings for the exact query, local to its transaction:
- * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
- *   are short and run on every agent step, so compiling never pays off.
- * - Parallel workers (`parallel`, exactUsesWorkers in exact-query.ts) for the threshold statement
- *   (exact-topk.ts) and, for streams estimated at 50,000 memories or more, the whole-stream fused
- *   relevance statement; priced as free so the planner uses them where a relation is large enough
- *   to scan in parallel at all. The threshold statement's pass over every distance is then split
- *   across processes (retrieve() paired: 1M memories 0.66× the time; 100k 0.955–0.97×; 10k
- *   streams no parallel plan, unchanged); the fused statement's scans of both tables are
- *   (docs/performance.md). The planner cannot see this by itself: it prices a vector distance like
- *   an integer comparison. Every other statement runs serially: PostgreSQL 15 can only run a
- *   parallel left join by hashing the vector side, which copies every vector into the hash table
- *   (and spilled 200 MB to disk at 100k inline vectors); serially the narrow memories side is
- *   hashed and vectors are read in place. Workers also slowed small agents there (see
- *   docs/adr/0003). The fused statement reads its vectors' cosines in a subquery of their own
- *   (relevance.ts `wholeStreamBase`), so no vector reaches its join.
- * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
- *   temporary files at the default 4 MB.
- * - No merge joins: joining a few hundred candidates to the agent's distances (exact-topk.ts)
- *   by merge sorted every distance row by its text id (~10× the hash join).
- * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
- */
-export async function useExactScan(tx: Pick<Db, "execute">, parallel = false): Promise<void> {
-  const workers = parallel
-    ? sql`set_config('max_parallel_workers_per_gather', '2', true), set_config('parallel_setup_cost', '0', true), set_config('parallel_tuple_cost', '0', true)`
-    : sql`set_config('max_parallel_workers_per_gather', '0', true)`;
-  await tx.execute(
-    sql`SELECT set_config('jit', 'off', true), ${workers}, set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
-      set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
-  );
 }
 
 /**

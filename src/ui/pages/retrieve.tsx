@@ -1,5 +1,5 @@
 import { DEFAULT_PRESET } from "../../memory/retrieve/presets";
-import { RELEVANCE_KINDS, type RelevanceKind } from "../../memory/retrieve/relevance";
+import { RELEVANCE_KINDS, type RelevanceKind } from "../../memory/retrieve/ranking/relevance/kinds";
 import type { ScoredMemory } from "../../memory/types";
 import { ErrorBox, Layout } from "../layout";
 import { memoryHref } from "../memory-parts";

@@ -4,11 +4,11 @@ import { CONTEXT_DEFAULT_K, retrieveContext } from "../../../memory/context/retr
 import { TOKEN_ENCODINGS } from "../../../memory/context/tokens";
 import { LIMITS } from "../../../memory/limits";
 import { DEFAULT_PRESET } from "../../../memory/retrieve/presets";
-import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/relevance";
+import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/ranking/relevance/kinds";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
 import type { App, AppDeps } from "../../deps";
 import { RANKING_EXAMPLE, SCORED_MEMORY_EXAMPLE } from "../../examples";
-import { RankingFields, RankingInForce } from "../../ranking-schemas";
+import { RankingFields, RetrieveRanking } from "../../ranking-schemas";
 import {
   AgentParam,
   apiErrors,
@@ -184,15 +184,22 @@ const route = createRoute({
     200: json(
       z.object({
         memories: z.array(Scored),
-        mode: z.enum(["exact", "fast"]),
-        ranking: RankingInForce,
+        mode: z.enum(["exact", "fast"]).openapi({
+          description: "exact: ranked by the formula; fast: by the threshold search over indexes (ranking.plan says which statement)",
+        }),
+        ranking: RetrieveRanking,
         context: Context.optional(),
       }),
       "Best first",
       {
         memories: [SCORED_MEMORY_EXAMPLE],
         mode: "exact",
-        ranking: { ...RANKING_EXAMPLE, timeWindow: null },
+        ranking: {
+          ...RANKING_EXAMPLE,
+          timeWindow: null,
+          plan: "full",
+          planReason: "relevance contextual: every memory scored",
+        },
       },
     ),
     ...apiErrors.agentWrite,
@@ -210,7 +217,8 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
         ? await retrieveContext(deps.memory, agentId, body, deps.config.tokenizerEncoding)
         : await retrieve(deps.memory, agentId, body);
     // The relevance that ranked (a default may have supplied it), not the request's field.
-    timer({ mode: answer.mode, relevance: answer.ranking.relevance });
-    deps.metrics.retrieveCandidates.observe({ mode: answer.mode }, candidates);
+    const plan = answer.ranking.plan;
+    timer({ mode: answer.mode, plan, relevance: answer.ranking.relevance });
+    deps.metrics.retrieveCandidates.observe({ mode: answer.mode, plan }, candidates);
     return c.json(answer, 200);
   });

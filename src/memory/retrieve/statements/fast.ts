@@ -1,8 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client";
-import { type HnswIndex, hnswExpression, literal } from "./hnsw-index";
-import { type RankParams, recencyOf, scoreAndSelect } from "./ranking-sql";
-import { freshSql } from "./relevance";
+import { type Db, queryRows } from "../../../db/client";
+import { type HnswIndex, hnswExpression, literal } from "../hnsw-index";
+import { beatsSql, listedScoreSql, PRUNE_EPS, unseenBoundSql } from "../ranking/bounds";
+import { importanceSql, recencySql, streamBoundsSql } from "../ranking/components";
+import { cosineSql, freshSql } from "../ranking/relevance/vector";
+import type { RankParams } from "./params";
+import { scoreAndSelect } from "./select";
 
 /** How far down each sorted list one round reads: HNSW by relevance, and by recency + importance. */
 export type Depth = { relevance: number; recImp: number };
@@ -10,12 +13,6 @@ export type Depth = { relevance: number; recImp: number };
 /** Importance is an integer in [1, 10] (memories_importance_check), or NULL while pending. */
 const IMPORTANCE_MIN = 1;
 const IMPORTANCE_MAX = 10;
-
-/**
- * Slack for float rounding: the search stops only when the k-th score beats the threshold by
- * more than this, so rounding never decides whether an unseen memory could still enter.
- */
-const EPS = 1e-9;
 
 /**
  * The first round's depths; each further round doubles both. 200 (and 800): at 100k memories
@@ -39,14 +36,14 @@ export const MAX_DEPTH = 12_800;
 /**
  * One round of the fast ranking, a threshold algorithm (Fagin's TA) over two sorted lists:
  * - relevance: the HNSW index of the query's model (iterative scan in strict order, agent filter);
- * - b = w_r·recency' + w_i·importance' with the exact bounds: for each importance level
- *   (1–10 and pending) the most recent memories by the btree `(agent_id, importance,
- *   last_accessed_at, id)`, merged by b. Within a level a newer memory never has a lower b, so
- *   the first `recImp` of the merge are exactly the top `recImp` by b.
+ * - b, the listed score w_r·recency' + w_i·importance' (ranking/bounds.ts) with the exact bounds:
+ *   for each importance level (1–10 and pending) the most recent memories by the btree
+ *   `(agent_id, importance, last_accessed_at, id)`, merged by b. Within a level a newer memory
+ *   never has a lower b, so the first `recImp` of the merge are exactly the top `recImp` by b.
  * Every memory seen in either list is scored exactly (the same SQL as the exact query). A memory
  * seen in neither has relevance ≤ the last HNSW result's and b ≤ the last b-list entry's, so it
- * scores at most τ = w_v·rel'(last) + b(last); the round's answer is the ranking when the k-th
- * score beats τ (`certain`), else the caller reads deeper (`fastRank`).
+ * scores at most τ = b(last) + w_v·rel'(last) (ranking/bounds.ts); the round's answer is the
+ * ranking when the k-th score beats τ (`certain`), else the caller reads deeper (`fastRank`).
  * Bounds: recency and importance min/max from btree endpoints (exact); relevance max = the best
  * seen (exact when HNSW finds the nearest vector); relevance min = the nearest vector to the
  * negated query (cos(x, −q) = −cos(x, q)) by HNSW, lowered to the seen minimum: an estimate,
@@ -58,7 +55,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
   const q = p.query && index ? { ...p.query, index } : null;
   // Memories embedded at retrieve time (no stored vector yet) are candidates with their fresh vector.
   const fresh = freshSql(q ? (p.fresh ?? []) : [], "m.id");
-  const relevance = q ? sql`1 - (${fresh.embedding} <=> ${q.vector}::vector)` : sql`NULL::float8`;
+  const relevance = q ? cosineSql(fresh.embedding, q) : sql`NULL::float8`;
   const join = q
     ? sql`LEFT JOIN memory_embeddings e ON e.agent_id = ${agent} AND e.memory_id = m.id AND e.model = ${q.model} AND e.dimensions = ${q.dimensions} ${fresh.join}`
     : sql``;
@@ -81,24 +78,18 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
         ORDER BY ${expr} <=> ${negate(q.vector)}${cast} LIMIT 1
       ),`
     : sql`rel_list AS (SELECT NULL::text AS id, NULL::float8 AS dist WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
-  const rec = (column: SQL) => recencyOf(p, column);
-  const recImp = sql`${w.recency}::float8 * CASE WHEN bnd.rhi > bnd.rlo THEN (${rec(sql`x.last_accessed_at`)} - bnd.rlo) / (bnd.rhi - bnd.rlo) ELSE 0.5 END
-    + ${w.importance}::float8 * CASE WHEN x.importance IS NULL THEN 0.5 WHEN bnd.ihi > bnd.ilo THEN (x.importance - bnd.ilo) / (bnd.ihi - bnd.ilo) ELSE 0.5 END`;
+  const rec = (column: SQL) => recencySql(p, column);
   const level = (cond: SQL) =>
     sql`SELECT id, importance, last_accessed_at FROM memories WHERE agent_id = ${agent} AND ${cond}
         ORDER BY last_accessed_at DESC LIMIT ${depth.recImp}`;
-  const relScaled = (col: SQL) =>
-    sql`CASE WHEN b.vhi > b.vlo THEN (${col} - b.vlo) / (b.vhi - b.vlo) ELSE 0.5 END`;
+  // The relevance of the last (least relevant) HNSW result; NULL without a relevance list.
+  const lastRel = sql`(SELECT 1 - max(dist) FROM rel_list)`;
   return sql`
-    WITH ${fresh.cte} bnd AS MATERIALIZED (
-      SELECT ${rec(sql`(SELECT min(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rlo,
-        ${rec(sql`(SELECT max(last_accessed_at) FROM memories WHERE agent_id = ${agent})`)} AS rhi,
-        (SELECT min(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ilo,
-        (SELECT max(importance) FROM memories WHERE agent_id = ${agent})::float8 AS ihi
-    ),
+    WITH ${fresh.cte} bnd AS MATERIALIZED (SELECT ${streamBoundsSql(p, agent)}),
     ${hnsw}
     blist AS MATERIALIZED (
-      SELECT x.id, ${recImp} AS b FROM (
+      SELECT x.id, ${listedScoreSql(w, { recency: rec(sql`x.last_accessed_at`), importance: importanceSql(sql`x.importance`) }, "bnd")} AS b
+      FROM (
         SELECT l.* FROM generate_series(${IMPORTANCE_MIN}::int, ${IMPORTANCE_MAX}::int) v(imp)
           CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) l
         UNION ALL (${level(sql`importance IS NULL`)})
@@ -108,28 +99,26 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
     ids AS (SELECT id FROM rel_list UNION SELECT id FROM blist
       ${p.fresh?.length && q ? sql`UNION SELECT id FROM fresh` : sql``}),
     cand AS MATERIALIZED (
-      SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, m.importance::float8 AS imp, ${relevance} AS rel
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, ${importanceSql(sql`m.importance`)} AS imp, ${relevance} AS rel
       FROM ids JOIN memories m ON m.agent_id = ${agent} AND m.id = ids.id ${join}
     ),
     b AS MATERIALIZED (
-      SELECT bnd.rlo, bnd.rhi, bnd.ilo, bnd.ihi,
-        least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS vlo,
-        (SELECT max(rel) FROM cand) AS vhi, (SELECT count(*) FROM cand) AS n
+      SELECT bnd.*, least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS rel_lo,
+        (SELECT max(rel) FROM cand) AS rel_hi, (SELECT count(*) FROM cand) AS n
       FROM bnd
     ),
     -- τ: the best score a memory in neither list can have; NULL when the b list holds every memory.
     tau AS MATERIALIZED (
       SELECT CASE WHEN (SELECT count(*) FROM blist) < ${depth.recImp} THEN NULL::float8
-        ELSE (SELECT min(blist.b) FROM blist)
-          + coalesce((SELECT ${w.relevance}::float8 * ${relScaled(sql`1 - max(rel_list.dist)`)} FROM rel_list, b
-              GROUP BY b.vlo, b.vhi), 0) END AS tau
+        ELSE ${unseenBoundSql(w, sql`(SELECT min(blist.b) FROM blist)`, lastRel, "b")} END AS tau
+      FROM b
     ),
     -- τ assumes HNSW returned every vector more relevant than its last result. A memory seen
     -- through the b list that is more relevant, yet not returned, shows the walk missed some
     -- (it can settle in a wrong region): then the round is not trusted.
     missed AS MATERIALIZED (
       SELECT (SELECT count(*) FROM rel_list) = ${depth.relevance} AND EXISTS (
-        SELECT 1 FROM cand WHERE cand.rel > (SELECT 1 - max(dist) FROM rel_list) + ${EPS}::float8
+        SELECT 1 FROM cand WHERE cand.rel > ${lastRel} + ${PRUNE_EPS}::float8
           AND NOT EXISTS (SELECT 1 FROM rel_list WHERE rel_list.id = cand.id)
           ${p.fresh?.length && q ? sql`AND NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = cand.id)` : sql``}
       ) AS missed
@@ -138,7 +127,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
       p,
       sql`, (SELECT tau FROM tau) AS tau, (SELECT missed FROM missed) AS missed,
         (SELECT tau IS NULL OR ((SELECT count(*) FROM top) = ${p.k}
-          AND (SELECT min(score) FROM top) > tau + ${EPS}::float8) FROM tau) AS certain`,
+          AND ${beatsSql(sql`(SELECT min(score) FROM top)`, sql`tau`)}) FROM tau) AS certain`,
     )}`;
 }
 

@@ -1,15 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
-import { candidateCtes } from "./candidates-sql";
-import { memoryColumns, type RankParams, type RankSection, scale } from "./ranking-sql";
+import { scaledColumnsSql, scoreOfColumnsSql } from "../ranking/score";
+import { candidateCtes } from "./candidates";
+import type { RankParams, RankSection } from "./params";
+import { memoryColumns, rankedColumns } from "./select";
 
 /**
  * The exact ranking split into sections, in one statement: every candidate (the union of the
- * sections' kinds) is scored as by `fullRankQuery`, with min-max bounds over that whole union
- * so scores compare across sections; each memory belongs to the section naming its kind (kinds
- * are named once: retrieve.ts checks), else to the section without kinds, if any;
- * each section keeps its own top k (a LATERAL top-k per section over the scored set, so no
- * section sorts more than its own rows' heap). Rows come back section by section, best first,
- * with `section`, the section's index. A memory appears in one section at most.
+ * sections' kinds) is scored as by `fullRankQuery`, with bounds over that whole union so scores
+ * compare across sections; each memory belongs to the section naming its kind (kinds are named
+ * once: retrieve.ts checks), else to the section without kinds, if any; each section keeps its
+ * own top k (a LATERAL top-k per section over the scored set, so no section sorts more than its
+ * own rows' heap). Rows come back section by section, best first, with `section`, the section's
+ * index. A memory appears in one section at most.
  */
 export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): SQL {
   const ks = sql.join(
@@ -19,13 +21,9 @@ export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): S
   return sql`
     ${candidateCtes(p, sql`, ${sectionOf(p.sections)} AS sec`)}
     scored AS MATERIALIZED (
-      SELECT s.id, s.sec, s.recency, s.importance, s.relevance,
-        ${p.weights.recency}::float8 * s.recency + ${p.weights.importance}::float8 * s.importance
-          + ${p.weights.relevance}::float8 * s.relevance AS score
+      SELECT s.id, s.sec, s.recency, s.importance, s.relevance, ${scoreOfColumnsSql(p.weights, "s")} AS score
       FROM (
-        SELECT c.id, c.sec, ${scale("rec", "rlo", "rhi", 0)} AS recency,
-          ${scale("imp", "ilo", "ihi", 0.5)} AS importance,
-          ${scale("rel", "vlo", "vhi", 0)} AS relevance
+        SELECT c.id, c.sec, ${scaledColumnsSql("c", "b")}
         FROM cand c CROSS JOIN b WHERE c.sec IS NOT NULL
       ) s
     ),
@@ -35,8 +33,7 @@ export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): S
         SELECT * FROM scored WHERE scored.sec = sk.sec ORDER BY score DESC, id COLLATE "C" LIMIT sk.k
       ) t
     )
-    SELECT ${memoryColumns}, top.sec AS section,
-      top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance",
+    SELECT ${memoryColumns}, top.sec AS section, ${rankedColumns},
       (SELECT n FROM b) AS candidates
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.sec, top.score DESC, top.id COLLATE "C"`;

@@ -1,0 +1,162 @@
+import { Invalid } from "../../lib/errors";
+import type { FastThresholds } from "./fast-thresholds";
+import type { HnswIndex } from "./hnsw-index";
+import { narrowed, type RankParams } from "./statements/params";
+
+/** `exact` ranks by the formula; `fast` runs the threshold search over indexes; `auto` = exact. */
+export type RetrieveMode = "auto" | "exact" | "fast";
+
+/**
+ * The ranking statements (statements/): `full` scores every candidate; `sections` does so per
+ * section; `threshold` ranks a whole stream exactly while joining only the memories that can
+ * still reach the top k; `fast` is the threshold search over indexes (exact as far as HNSW is).
+ */
+export const STATEMENTS = ["full", "sections", "threshold", "fast"] as const;
+export type Statement = (typeof STATEMENTS)[number];
+
+export type ExactPlan = {
+  statement: Exclude<Statement, "fast">;
+  /** Why this statement, as the answer's `ranking.planReason` gives it. */
+  reason: string;
+  /** Parallel workers for the statement (execute.ts useExactScan). */
+  workers: boolean;
+};
+export type FastPlan = {
+  statement: "fast";
+  reason: string;
+  workers: false;
+  /** The query model's HNSW index; null without a query vector (the recency + importance list alone). */
+  index: HnswIndex | null;
+  /** What answers when no round of the search is certain. */
+  fallback: ExactPlan;
+};
+export type Plan = ExactPlan | FastPlan;
+
+/** What the planner knows about the agent's stream before ranking (agent-state.ts reads it). */
+export type StreamState = {
+  /** Fewer than MIN_STREAM memories (a count that stops there); false when not counted. */
+  small: boolean;
+  /** The planner's statistics put the stream at WORKERS_MIN_STREAM memories or more. */
+  large: boolean;
+  /** Mode fast only (readFastState): the index of the query's model, and what the gate counts. */
+  fast?: FastState;
+};
+
+export type FastState = {
+  index: HnswIndex | null;
+  /** Vectors of the query's model (memories, without a query), counted up to what the gate needs. */
+  vectors: number;
+  /** Entries of the model's index as its statistics count them (0 without an index). */
+  indexed: number;
+};
+
+/**
+ * Below this many memories every memory is ranked (full) rather than by the threshold statement.
+ * Measured when the lists held up to 11 × 300 memories, which could be the whole stream below
+ * 3,300: at 10k the threshold statement answered in 2.1-2.4× the floor against 2.9-3.2× for
+ * ranking every memory (bench/exact-floor.ts, docs/performance.md); below it, the full statement
+ * does without planning the lists: 0.6 against 2.2 ms planning, 8.2 against 10.7 ms in all for a
+ * 1k agent. Not re-measured for lists of 100.
+ */
+export const MIN_STREAM = 3_300;
+
+/**
+ * Streams of at least this many memories (as the planner's statistics estimate them; agent-state.ts)
+ * get parallel workers for the whole-stream fused relevance statement. That statement scans both
+ * tables in full (BM25 and the neighbour window need every memory); workers split the two scans.
+ * Measured on its own, paired, identical rankings (docs/performance.md): 0.82× the time at 99k
+ * memories, 0.93× at 50k, 1.01× at 25k and 1.20× at 11k, where starting workers costs more than
+ * they save.
+ */
+export const WORKERS_MIN_STREAM = 50_000;
+
+/** What the planner reads of a request: its candidate set, relevance, weights and mode. */
+export type PlanRequest = Pick<
+  RankParams,
+  "query" | "lexical" | "filters" | "timeWindow" | "sections" | "weights"
+> & { mode: RetrieveMode };
+
+/**
+ * The one place that decides which statement ranks a request, and says why. `auto` always ranks
+ * exactly: the fast path is a threshold search that is exact only as far as HNSW returns the
+ * nearest vectors in order and finds the farthest one; on random 512-d vectors at 100k it did
+ * not, and its recall@10 against exact stayed below 0.99 (docs/adr/0020), so a caller gets it
+ * only by asking for `fast`. Even then a stream below `thresholds` ranks exactly: there the exact
+ * ranking is the faster one, or the filtered HNSW walk the search relies on misses the agent's
+ * vectors. Throws Invalid (400) for what fast cannot do (docs/adr/0021).
+ */
+export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresholds): Plan {
+  const exact = exactPlan(r, state);
+  if (r.mode !== "fast") return exact;
+  // Lexical and hybrid relevance rank exactly: there is no lexical candidate list in the fast
+  // path yet, and silently dropping the words would answer a different question.
+  if (r.lexical) {
+    throw new Invalid(`mode fast supports only relevance vector; use exact or auto`, { field: "mode" });
+  }
+  if (r.sections) {
+    throw new Invalid("mode fast does not support sections; use exact or auto", { field: "mode" });
+  }
+  if (Object.values(r.filters).some((v) => v !== undefined)) {
+    throw new Invalid("mode fast does not support kinds or filters; use exact or auto", { field: "mode" });
+  }
+  const fast = state.fast;
+  if (!fast) throw new Error("plan: mode fast needs the fast state (readFastState)");
+  const declined = (why: string): ExactPlan => ({ ...exact, reason: `mode fast, ${why}: ${exact.reason}` });
+  const what = r.query ? "vectors of the query's model" : "memories";
+  if (fast.vectors < thresholds.minStream) {
+    return declined(`stream under ${count(thresholds.minStream)} ${what} (MEMSTREAM_FAST_MIN_STREAM)`);
+  }
+  if (r.query && !fast.index) {
+    throw new Invalid(
+      `mode fast needs an HNSW index for model ${r.query.model} (${r.query.dimensions} dimensions); create it with npm run index:create`,
+      { field: "mode" },
+    );
+  }
+  if (fast.vectors < Math.ceil(thresholds.minShare * fast.indexed)) {
+    return declined(
+      `stream under ${thresholds.minShare * 100} % of the index's vectors (MEMSTREAM_FAST_MIN_SHARE)`,
+    );
+  }
+  // The search has no time window: a default time filter is dropped (the answer says none applied).
+  return {
+    statement: "fast",
+    reason: `mode fast: threshold search over the ${r.query ? "HNSW and " : ""}recency + importance indexes (${count(thresholds.minStream)}+ ${what})`,
+    workers: false,
+    index: fast.index,
+    fallback: { ...exact, reason: `mode fast found no certain round: ${exact.reason}` },
+  };
+}
+
+/** The exact statement for a request, and why (what `plan` returns for modes auto and exact). */
+export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): ExactPlan {
+  if (r.sections) {
+    return { statement: "sections", reason: "sections: each ranks its own top k", workers: false };
+  }
+  const full = (reason: string, workers = false): ExactPlan => ({ statement: "full", reason, workers });
+  if (narrowed(r)) return full("filters or a time window: every candidate scored");
+  const kind = r.lexical?.kind ?? "vector";
+  if (r.lexical) {
+    // BM25 and the neighbour window need every candidate; workers split the scans of a large stream.
+    const fused = kind !== "lexical" && r.query !== null;
+    if (fused && state.large) {
+      return full(
+        `relevance ${kind}: every memory scored, parallel workers (${count(WORKERS_MIN_STREAM)}+ memories)`,
+        true,
+      );
+    }
+    return full(`relevance ${kind}: every memory scored`);
+  }
+  if (!r.query) return full("no query vector: every memory scored");
+  const w = r.weights;
+  if (w.recency < 0 || w.importance < 0 || w.relevance < 0)
+    return full("a negative weight: every memory scored");
+  if (state.small) return full(`stream under ${count(MIN_STREAM)} memories: every memory scored`);
+  // Workers always: the pass over the distances splits (the planner starts none for small streams).
+  return {
+    statement: "threshold",
+    reason: `vector relevance over a whole stream of ${count(MIN_STREAM)}+ memories: only memories that can reach the top k scored`,
+    workers: true,
+  };
+}
+
+const count = (n: number) => n.toLocaleString("en-US");

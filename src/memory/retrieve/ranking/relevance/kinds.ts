@@ -1,0 +1,55 @@
+/**
+ * Where relevance comes from: `vector` = cosine similarity to the query vector (the paper's);
+ * `lexical` = BM25 of the query's words; `hybrid` = both, fused; `contextual` = hybrid plus a
+ * share of the better of the memory's two neighbours in the stream (conversation context);
+ * `windowed` = contextual whose lexical part is BM25F over the memory's and its neighbours' words.
+ */
+export type RelevanceKind = "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
+export const RELEVANCE_KINDS = [
+  "vector",
+  "lexical",
+  "hybrid",
+  "contextual",
+  "windowed",
+] as const satisfies RelevanceKind[];
+
+/** The query vector as pgvector text, its model and dimension. */
+export type QueryVector = { vector: string; model: string; dimensions: number };
+
+/** A vector computed at retrieve time for a pending memory, as pgvector text. */
+export type FreshVector = { id: string; vector: string; dimensions: number };
+
+/**
+ * Lexical relevance needs the query's text; absent means `vector` relevance. `vectorShare` is
+ * hybrid's α (default HYBRID_VECTOR_SHARE); a ranking may set its own (presets.ts).
+ */
+export type LexicalQuery = { kind: Exclude<RelevanceKind, "vector">; text: string; vectorShare?: number };
+
+/**
+ * BM25's usual constants (Robertson; Lucene's defaults). On LoCoMo dev other values within
+ * k1 0.9–1.6, b 0.5–0.9 moved recall@10 by ≤ 0.01, so the textbook ones are kept.
+ */
+export const BM25 = { k1: 1.2, b: 0.75 } as const;
+
+/**
+ * Share of the vector part in hybrid relevance: α·cosine' + (1 − α)·lexical'. Measured on
+ * LoCoMo dev (docs/adr/0008-hybrid-relevance.md); the request field `vectorShare` and the
+ * presets may set another (ADR 0014).
+ */
+export const HYBRID_VECTOR_SHARE = 0.6;
+
+/**
+ * Contextual relevance: hybrid' + this share × max(hybrid' of the previous and the next memory
+ * of the candidate set by createdAt). A turn that answers a question is often the reply to, or
+ * followed by, the turn that names its subject. Measured on LoCoMo dev (docs/adr/0014).
+ */
+export const CONTEXT_SHARE = 0.7;
+
+/**
+ * Windowed relevance = contextual relevance whose lexical part is BM25F over the memory's text
+ * and, with this weight, its two neighbours' text (bm25.ts). On LoCoMo dev with the time filter
+ * it lifts contextual's 0.781 recall@10 to 0.809 (held-out half 0.773 → 0.804); 0.35–1 are
+ * within 0.003 (docs/adr/0008, third amendment). Not the default's: it ranks old facts that
+ * share the question's words higher, and the knowledge-update margin shrinks (ADR 0014).
+ */
+export const CONTEXT_FIELD_WEIGHT = 0.5;

@@ -1,0 +1,63 @@
+import { type SQL, sql } from "drizzle-orm";
+import { COMPONENT, COMPONENTS, type Component } from "./components";
+
+/**
+ * How a raw value becomes comparable: min-max over the candidate set, x' = (x − lo) / (hi − lo).
+ * A value missing (NULL) scales to its component's `missing`; a component equal across the
+ * candidates (hi = lo, a single candidate included) scales to EQUAL. This file is the only
+ * place a scaling is written; every statement, the fused relevance parts and the benches'
+ * simulations use it (docs/adr/0021).
+ */
+export const EQUAL = 0.5;
+
+/** `x` min-max scaled between the SQL expressions `lo` and `hi`; NULL → `missing`. */
+export function minMaxSql(x: SQL, lo: SQL, hi: SQL, missing: number): SQL {
+  return sql`CASE WHEN ${x} IS NULL THEN ${num(missing)} WHEN ${hi} > ${lo}
+      THEN (${x} - ${lo}) / (${hi} - ${lo}) ELSE ${num(EQUAL)} END`;
+}
+
+/**
+ * The raw value whose scaled value is `y`, for bounds `lo` < `hi` (the inverse of minMaxSql):
+ * a pruning statement turns "scaled ≥ y" into "raw ≥ this", one comparison per row.
+ */
+export const unscaledSql = (y: SQL, lo: SQL, hi: SQL): SQL => sql`${lo} + ${y} * (${hi} - ${lo})`;
+
+/** A component's raw value `x` scaled against the bounds row `b` (`b.<column>_lo`, `b.<column>_hi`). */
+export function scaledSql(c: Component, x: SQL, b: string): SQL {
+  const { lo, hi } = boundsOf(c, b);
+  return minMaxSql(x, lo, hi, COMPONENT[c].missing);
+}
+
+/** The bound columns of component `c` in the bounds row `b`. */
+export function boundsOf(c: Component, b: string): { lo: SQL; hi: SQL } {
+  const col = COMPONENT[c].column;
+  return { lo: sql.raw(`${b}.${col}_lo`), hi: sql.raw(`${b}.${col}_hi`) };
+}
+
+/** `min(rec) AS rec_lo, max(rec) AS rec_hi, …` over candidate rows: the bounds row of every component. */
+export const boundsAggregateSql = (): SQL =>
+  sql.raw(
+    COMPONENTS.map((c) => COMPONENT[c].column)
+      .map((col) => `min(${col}) AS ${col}_lo, max(${col}) AS ${col}_hi`)
+      .join(", "),
+  );
+
+/** Column `col` min-max scaled over every row of its query (window aggregates; NULLs ignored). */
+export function minMaxOverSql(col: string, missing: number): SQL {
+  return minMaxSql(sql.raw(col), sql.raw(`min(${col}) OVER ()`), sql.raw(`max(${col}) OVER ()`), missing);
+}
+
+/** The same scaling in TypeScript, over a list of raw values (NULL → `missing`). */
+export function minMax(xs: readonly (number | null)[], missing: number): number[] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const x of xs)
+    if (x !== null) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+  return xs.map((x) => (x === null ? missing : hi > lo ? (x - lo) / (hi - lo) : EQUAL));
+}
+
+/** A constant inlined as a float8 literal (not a bind parameter: plans stay generic-friendly). */
+const num = (n: number): SQL => sql.raw(`${n}::float8`);

@@ -1,0 +1,148 @@
+import { type SQL, sql } from "drizzle-orm";
+import { beatsSql, canReachSql, listedScoreSql, relevanceCutSql, scoreOfRawSql } from "../ranking/bounds";
+import { importanceSql, recencySql, streamBoundsSql } from "../ranking/components";
+import { cosineSql, freshSql } from "../ranking/relevance/vector";
+import type { RankParams } from "./params";
+import { scoreAndSelect } from "./select";
+
+/**
+ * Memories in the recency + importance list (and per importance level). 100 against 300, the
+ * threshold statement alone, paired per query (`bench/exact-floor.ts --lists 300,150,100`,
+ * 2026-11-25, the default's and the paper's weights): 0.87-0.90× the time for a 10k agent,
+ * 0.85-0.89× for the 10k agent in the 130k table, 0.96-1.00× at 100k; 150 in between; 50 and
+ * 1,000 worse (a looser bound lets more candidates through; a longer list costs its own sort).
+ * Results are the same at every size (the bound adapts; the bench checks it).
+ */
+export const RECENT_IMPORTANT = 100;
+/** Memories taken by relevance alone to seed the k-th score. */
+const MOST_RELEVANT = 100;
+
+/**
+ * The exact ranking of a whole stream by vector relevance (same bounds, scores and tie order as
+ * `fullRankQuery`) without joining every memory to its vector. Score = w_v·rel' + b, where b is
+ * the listed score w_r·rec' + w_i·imp' (ranking/bounds.ts). Steps:
+ * 1. `d`: every distance of the agent's vectors, once (the floor), and the exact bounds: rel
+ *    min/max from `d`, recency and importance from btree endpoints (ranking/components.ts).
+ * 2. `blist`: the top memories by b (each importance level's most recent, including pending
+ *    importance); b_M = the last one's b. Any memory outside the list has b ≤ b_M.
+ * 3. kth0 = the k-th best exact score in the list (its vectors by primary key): a lower bound of
+ *    the true k-th score. A memory outside the list can reach the top k only if
+ *    w_v·rel' + b_M ≥ kth0: those are found in one pass over `d` (`over0`).
+ * 4. kth = the k-th best among the list and over0's most relevant: a tighter lower bound. The
+ *    candidates are the list and the memories of over0 with w_v·rel' + b_M ≥ kth, scored
+ *    exactly. A memory with no vector scores at most b_M; when b_M is not below kth the
+ *    statement ranks every memory instead (`pruned` false on every row).
+ * So only a few hundred memories are joined with `memories` instead of all of them, and the
+ * distances are read twice after the floor's pass: for their bounds and for over0. A top-N sort
+ * of every distance by relevance (the seeds before) cost more than both (docs/performance.md).
+ * Needs a query vector and weights ≥ 0; the planner (plan.ts) sends it only whole streams.
+ */
+export function thresholdRankQuery(p: RankParams, { listSize = RECENT_IMPORTANT } = {}): SQL {
+  const q = p.query;
+  if (!q) throw new Error("thresholdRankQuery needs a query vector");
+  const agent = p.agentId;
+  const fresh = p.fresh ?? [];
+  const w = p.weights;
+  // The agent's vectors of the query's model (stored ones, and `fresh`).
+  const stored = (memoryId: SQL) =>
+    sql`FROM memory_embeddings e WHERE e.agent_id = ${agent} AND e.memory_id = ${memoryId}
+      AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}`;
+  // Vectors embedded at retrieve time count for memories that still have none stored (as in fullRankQuery).
+  const freshRows =
+    fresh.length === 0
+      ? sql``
+      : sql`UNION ALL SELECT f.id, ${cosineSql(sql`f.embedding`, q)} FROM fresh f
+        WHERE NOT EXISTS (SELECT 1 ${stored(sql`f.id`)})`;
+  const freshRel = (memoryId: SQL) =>
+    fresh.length === 0
+      ? sql``
+      : sql`, (SELECT ${cosineSql(sql`f.embedding`, q)} FROM fresh f WHERE f.id = ${memoryId})`;
+  const rec = (column: SQL) => recencySql(p, column);
+  const bm = sql`(SELECT b_m FROM bm)`;
+  // The k-th best exact score among the rows of `cte` (id, rec, imp, rel); -Infinity if fewer.
+  const kthOf = (cte: string) => {
+    const col = (c: string) => sql.raw(`${cte}.${c}`);
+    return sql`coalesce((
+        SELECT ${scoreOfRawSql(w, { recency: col("rec"), importance: col("imp"), relevance: col("rel") }, "bnd")}
+        FROM ${sql.raw(cte)} CROSS JOIN bnd
+        ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8)`;
+  };
+  const level = (cond: SQL) =>
+    sql`SELECT id, ${importanceSql(sql`importance`)} AS imp, ${rec(sql`last_accessed_at`)} AS rec FROM memories
+        WHERE agent_id = ${agent} AND ${cond} ORDER BY last_accessed_at DESC LIMIT ${listSize}`;
+  const probe = (id: SQL) =>
+    sql`CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
+          WHERE agent_id = ${agent} AND id = ${id} OFFSET 0) m`;
+  return sql`
+    WITH ${freshSql(fresh, "").cte} d AS MATERIALIZED (
+      SELECT e.memory_id AS id, ${cosineSql(sql`e.embedding`, q)} AS rel
+      FROM memory_embeddings e
+      WHERE e.agent_id = ${agent} AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
+      ${freshRows}
+    ),
+    -- One pass over the distances for both relevance bounds and the count.
+    dagg AS MATERIALIZED (SELECT min(rel) AS rel_lo, max(rel) AS rel_hi, count(*) AS n FROM d),
+    bnd AS MATERIALIZED (SELECT ${streamBoundsSql(p, agent)}, dagg.rel_lo, dagg.rel_hi FROM dagg),
+    blist AS MATERIALIZED (
+      SELECT x.id, x.rec, x.imp, ${listedScoreSql(w, { recency: sql`x.rec`, importance: sql`x.imp` }, "bnd")} AS b
+      FROM (
+        SELECT l.* FROM generate_series(1, 10) v(imp) CROSS JOIN LATERAL (${level(sql`importance = v.imp`)}) l
+        UNION ALL (${level(sql`importance IS NULL`)})
+      ) x CROSS JOIN bnd
+      ORDER BY b DESC LIMIT ${listSize}
+    ),
+    bm AS (
+      SELECT CASE WHEN count(*) >= ${listSize} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
+    ),
+    -- The list with its relevance, by primary-key lookups of its vectors (the same distance as
+    -- in d), and kth0: the k-th best exact score among it, a first lower bound of the true k-th.
+    bseed AS MATERIALIZED (
+      SELECT blist.id, blist.rec, blist.imp, coalesce(v.rel ${freshRel(sql`blist.id`)}) AS rel FROM blist
+      LEFT JOIN LATERAL (SELECT ${cosineSql(sql`e.embedding`, q)} AS rel ${stored(sql`blist.id`)} OFFSET 0) v ON true
+    ),
+    kth0 AS MATERIALIZED (SELECT ${kthOf("bseed")} AS kth),
+    -- The relevance a memory outside the list needs to reach kth0 (ranking/bounds.ts).
+    cut0 AS MATERIALIZED (
+      SELECT ${relevanceCutSql(w, sql`bm.b_m`, sql`kth0.kth`, "bnd")} AS rel FROM kth0, bm, bnd
+    ),
+    -- Every memory outside the list that could beat kth0, in one pass over the distances (one
+    -- comparison each). The true k-th score is at least kth0, so whatever can still reach the
+    -- top k is in here. OFFSET 0: the bound is evaluated in the pass, not after a join.
+    over0 AS MATERIALIZED (
+      SELECT d.id, d.rel FROM d WHERE d.rel >= (SELECT rel FROM cut0) OFFSET 0
+    ),
+    -- The seeds: the list and the most relevant of over0 (usually a few hundred rows to sort,
+    -- not the whole stream), whose scores raise the bound. They stay candidates.
+    seed AS MATERIALIZED (
+      SELECT s.id, s.rec, s.imp, s.rel FROM (
+        SELECT id, rec, imp, rel FROM bseed
+        UNION
+        SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, r.rel
+        FROM (SELECT id, rel FROM over0 ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
+        ${probe(sql`r.id`)}
+      ) s
+    ),
+    kth AS MATERIALIZED (SELECT ${kthOf("seed")} AS kth),
+    -- Whether no memory without a vector can reach the k-th score; else every memory is ranked.
+    g AS MATERIALIZED (SELECT ${beatsSql(sql`kth.kth`, sql`bm.b_m`)} AS certain FROM kth, bm),
+    -- Memories outside the seeds that can still reach the top k, with their relevance.
+    more AS MATERIALIZED (
+      SELECT over0.id, over0.rel FROM over0 CROSS JOIN bnd
+      WHERE (SELECT certain FROM g) AND ${canReachSql(w, bm, sql`over0.rel`, sql`(SELECT kth FROM kth)`, "bnd")}
+        AND NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = over0.id)
+    ),
+    cand AS MATERIALIZED (
+      SELECT id, rec, imp, rel FROM seed WHERE (SELECT certain FROM g)
+      UNION ALL
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, more.rel
+      FROM more
+      -- A primary-key probe per candidate (OFFSET 0: the planner would hash every memory).
+      ${probe(sql`more.id`)}
+      UNION ALL
+      SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, d.rel
+      FROM memories m LEFT JOIN d ON d.id = m.id
+      WHERE m.agent_id = ${agent} AND NOT (SELECT certain FROM g)
+    ),
+    b AS (SELECT bnd.*, (SELECT count(*) FROM cand) AS n FROM bnd),
+    ${scoreAndSelect(p, sql`, (SELECT certain FROM g) AS pruned`)}`;
+}
