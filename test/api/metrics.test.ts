@@ -221,7 +221,9 @@ describe.each(["bullmq", "in-process"] as const)(
         expect(await res.json()).not.toHaveProperty("candidates");
         const ranked = await text();
         // The exact ranking scored the agent's whole (small) stream.
-        expect(sample(ranked, "memstream_retrieve_candidates_count", { mode: "exact", plan: "full" })).toBe(1);
+        expect(sample(ranked, "memstream_retrieve_candidates_count", { mode: "exact", plan: "full" })).toBe(
+          1,
+        );
         expect(sample(ranked, "memstream_retrieve_candidates_sum", { mode: "exact", plan: "full" })).toBe(3);
       } finally {
         await m.close();

@@ -1,6 +1,12 @@
 /**
- * An independent, deliberately naive implementation of the retrieval formula, written from
- * the README's definition, to check the SQL against on streams small enough to reason about.
+ * An independent, deliberately naive implementation of the retrieval formula, written from the
+ * README ("Retrieval": the candidate set, the formula, the rules for missing values, relevance
+ * from words, time expressions, sections), to check every ranking statement against. It imports
+ * nothing from src/: constants are the README's numbers, so a change in the service's formula
+ * that the README does not make shows up as a disagreement.
+ *
+ * Words: the reference splits text on non-letters and drops a few English stop words; it does
+ * not stem. Tests give it words that are their own English stem (checked against Postgres).
  */
 export type RefMemory = {
   id: string;
@@ -8,6 +14,11 @@ export type RefMemory = {
   importance: number | null;
   /** Vector of the query's model, or null when the memory has none. */
   vector: number[] | null;
+  kind?: string;
+  /** Default: lastAccessedAt. */
+  createdAt?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
 };
 
 export type RefOptions = {
@@ -17,7 +28,31 @@ export type RefOptions = {
   unitSeconds?: number;
   weights: { recency: number; importance: number; relevance: number };
   query: number[] | null;
+  /** Default `vector`; the others read `text`. */
+  relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
+  text?: string;
+  /** α of hybrid, contextual and windowed relevance (README: 0.6 unless set). */
+  vectorShare?: number;
+  filters?: { kinds?: string[]; since?: string; until?: string; metadata?: Record<string, unknown> };
+  /** The [start, end) createdAt window a time expression named (already widened). */
+  timeWindow?: { start: string; end: string } | null;
 };
+
+export type RefHit = {
+  id: string;
+  score: number;
+  scores: { recency: number; importance: number; relevance: number };
+};
+
+// README: BM25 k1 1.2, b 0.75; contextual 0.7 × the better neighbour; windowed neighbours × 0.5;
+// hybrid α 0.6 by default; recency floored at e^-600.
+const K1 = 1.2;
+const B = 0.75;
+const CONTEXT = 0.7;
+const NEIGHBOUR_FIELD = 0.5;
+const ALPHA = 0.6;
+const FLOOR_EXPONENT = 600;
+const STOP_WORDS = new Set(["the", "and", "a", "of", "in", "is", "to", "it"]);
 
 const cosine = (a: number[], b: number[]) => {
   let dot = 0;
@@ -32,29 +67,135 @@ const cosine = (a: number[], b: number[]) => {
   return dot / Math.sqrt(na * nb);
 };
 
-const scaler = (values: (number | null)[], missing: number) => {
+/** Min-max over the non-null values: null → `missing`, all equal → 0.5. */
+const scaled = (values: (number | null)[], missing: number): number[] => {
   const present = values.filter((v): v is number => v !== null);
   const lo = Math.min(...present);
   const hi = Math.max(...present);
-  return (v: number | null) => (v === null ? missing : hi > lo ? (v - lo) / (hi - lo) : 0.5);
+  return values.map((v) => (v === null ? missing : hi > lo ? (v - lo) / (hi - lo) : 0.5));
 };
 
-/** Scores every memory; returns them best first with their scaled components. */
-export function referenceRanking(memories: RefMemory[], o: RefOptions) {
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w !== "" && !STOP_WORDS.has(w));
+
+const contains = (have: unknown, want: unknown): boolean =>
+  typeof want === "object" && want !== null
+    ? typeof have === "object" &&
+      have !== null &&
+      Object.entries(want).every(([k, v]) => contains((have as Record<string, unknown>)[k], v))
+    : have === want;
+
+const createdOf = (m: RefMemory) => Date.parse(m.createdAt ?? m.lastAccessedAt);
+
+/** The candidate set: kinds and filters, then the time window unless no candidate is inside it. */
+export function referenceCandidates(memories: RefMemory[], o: RefOptions): RefMemory[] {
+  const f = o.filters ?? {};
+  const passing = memories.filter(
+    (m) =>
+      (!f.kinds || f.kinds.includes(m.kind ?? "observation")) &&
+      (!f.since || createdOf(m) >= Date.parse(f.since)) &&
+      (!f.until || createdOf(m) <= Date.parse(f.until)) &&
+      (!f.metadata || contains(m.metadata ?? {}, f.metadata)),
+  );
+  const w = o.timeWindow;
+  if (!w) return passing;
+  const inside = passing.filter(
+    (m) => createdOf(m) >= Date.parse(w.start) && createdOf(m) < Date.parse(w.end),
+  );
+  return inside.length > 0 ? inside : passing;
+}
+
+/** Okapi BM25 of the query's words over `docs` (each a word → frequency map and a length). */
+function bm25(docs: { tf: Map<string, number>; dl: number }[], query: string[]): number[] {
+  const n = docs.length;
+  const avgdl = docs.reduce((s, d) => s + d.dl, 0) / n;
+  const terms = [...new Set(query)];
+  return docs.map((d) => {
+    let s = 0;
+    for (const t of terms) {
+      const tf = d.tf.get(t) ?? 0;
+      if (tf === 0) continue;
+      const df = docs.filter((x) => (x.tf.get(t) ?? 0) > 0).length;
+      s +=
+        Math.log(1 + (n - df + 0.5) / (df + 0.5)) *
+        ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.dl) / avgdl)));
+    }
+    return s;
+  });
+}
+
+/** Raw relevance of each candidate (in the order given), null where a memory has none. */
+function relevanceOf(cands: RefMemory[], o: RefOptions): (number | null)[] {
+  const kind = o.relevance ?? "vector";
+  const cos = cands.map((m) => (o.query && m.vector ? cosine(m.vector, o.query) : null));
+  if (kind === "vector") return cos;
+  const q = words(o.text ?? "");
+  const own = cands.map((m) => {
+    const tf = new Map<string, number>();
+    for (const w of words(m.description ?? "")) tf.set(w, (tf.get(w) ?? 0) + 1);
+    return { tf, dl: tf.size };
+  });
+  if (kind === "lexical") return bm25(own, q);
+  // Neighbours in the candidate set by createdAt (id breaks ties).
+  const order = cands.map((_, i) => i).sort((a, b) => compareCreated(cands[a], cands[b]));
+  const prev = new Map<number, number>();
+  const next = new Map<number, number>();
+  order.forEach((i, j) => {
+    if (j > 0) prev.set(i, order[j - 1] as number);
+    if (j < order.length - 1) next.set(i, order[j + 1] as number);
+  });
+  const neighbours = (i: number) => [prev.get(i), next.get(i)].filter((x): x is number => x !== undefined);
+  const docs =
+    kind === "windowed"
+      ? own.map((d, i) => {
+          const tf = new Map(d.tf);
+          let dl = d.dl;
+          for (const j of neighbours(i)) {
+            const nd = own[j] as (typeof own)[number];
+            dl += NEIGHBOUR_FIELD * nd.dl;
+            for (const [t, x] of nd.tf) tf.set(t, (tf.get(t) ?? 0) + NEIGHBOUR_FIELD * x);
+          }
+          return { tf, dl };
+        })
+      : own;
+  const a = o.vectorShare ?? ALPHA;
+  const c = scaled(cos, 0);
+  const l = scaled(bm25(docs, q), 0);
+  const hybrid = c.map((x, i) => a * x + (1 - a) * (l[i] as number));
+  if (kind === "hybrid") return hybrid;
+  return hybrid.map((h, i) => h + CONTEXT * Math.max(0, ...neighbours(i).map((j) => hybrid[j] as number)));
+}
+
+const compareCreated = (a: RefMemory | undefined, b: RefMemory | undefined) => {
+  if (!a || !b) return 0;
+  return createdOf(a) - createdOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+};
+
+/** Scores every candidate; returns them best first (ties by id) with their scaled components. */
+export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[] {
+  const cands = referenceCandidates(memories, o);
+  if (cands.length === 0) return [];
   const now = Date.parse(o.now);
   const unitMs = (o.unitSeconds ?? 3_600) * 1_000;
-  const rec = memories.map((m) => o.decay ** Math.max((now - Date.parse(m.lastAccessedAt)) / unitMs, 0));
-  const imp = memories.map((m) => m.importance);
-  const rel = memories.map((m) => (o.query && m.vector ? cosine(m.vector, o.query) : null));
-  const sRec = scaler(rec, 0);
-  const sImp = scaler(imp, 0.5);
-  const sRel = scaler(rel, 0);
-  return memories
+  const cap = o.decay < 1 ? FLOOR_EXPONENT / -Math.log(o.decay) : Number.POSITIVE_INFINITY;
+  const rec = cands.map(
+    (m) => o.decay ** Math.min(Math.max((now - Date.parse(m.lastAccessedAt)) / unitMs, 0), cap),
+  );
+  const sRec = scaled(rec, 0);
+  const sImp = scaled(
+    cands.map((m) => m.importance),
+    0.5,
+  );
+  const sRel = scaled(relevanceOf(cands, o), 0);
+  return cands
     .map((m, i) => {
       const scores = {
-        recency: sRec(rec[i] ?? null),
-        importance: sImp(imp[i] ?? null),
-        relevance: sRel(rel[i] ?? null),
+        recency: sRec[i] as number,
+        importance: sImp[i] as number,
+        relevance: sRel[i] as number,
       };
       const score =
         o.weights.recency * scores.recency +
@@ -63,4 +204,27 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions) {
       return { id: m.id, score, scores };
     })
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Sections: the candidates are every memory of the sections' kinds (every kind when one section
+ * has none), scored together; each memory goes to the section naming its kind, else to the one
+ * without kinds; each section keeps its own top k.
+ */
+export function referenceSections(
+  memories: RefMemory[],
+  o: RefOptions,
+  sections: { kinds: string[] | null; k: number }[],
+): RefHit[][] {
+  const rest = sections.findIndex((s) => s.kinds === null);
+  const sectionOf = (m: RefMemory) => {
+    const i = sections.findIndex((s) => s.kinds?.includes(m.kind ?? "observation"));
+    return i >= 0 ? i : rest;
+  };
+  const kinds = rest >= 0 ? undefined : sections.flatMap((s) => s.kinds ?? []);
+  const ranked = referenceRanking(memories, { ...o, filters: { ...o.filters, kinds } });
+  const byId = new Map(memories.map((m) => [m.id, m]));
+  return sections.map((s, i) =>
+    ranked.filter((h) => sectionOf(byId.get(h.id) as RefMemory) === i).slice(0, s.k),
+  );
 }

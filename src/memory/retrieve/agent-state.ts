@@ -18,7 +18,7 @@ export type PendingMemory = { id: string; description: string };
  * - the newest `pendingMax` memories of the candidate set still waiting for a vector (a partial
  *   index holds only pending memories, so this is cheap when there are none);
  * - when `countStream` (with filters or sections neither statement below applies, so both would
- *   be wasted): whether its stream is below the threshold statement's size gate (`smallStream`,
+ *   be wasted): whether its stream is below the planner's gate for the threshold statement (`smallStream`,
  *   an index count that stops at MIN_STREAM entries; plan.ts);
  * - when `estimateLarge` too (a query with text, which fused relevance needs): whether the
  *   planner's statistics put the agent at `largeAt` (WORKERS_MIN_STREAM) memories or more

@@ -7,8 +7,11 @@ import type { RankParams } from "./statements/params";
 import { sectionRankQuery } from "./statements/sections";
 import { thresholdRankQuery } from "./statements/threshold";
 
-/** How deep pruning statements read (tests and benches set small values to exercise pruning). */
-export type Tuning = { listSize?: number; depth?: Depth };
+/**
+ * How deep pruning statements read: the threshold statement's recency + importance list and its
+ * relevance seeds, the fast search's first depths. Tests set small values to exercise pruning.
+ */
+export type Tuning = { listSize?: number; mostRelevant?: number; depth?: Depth };
 
 /** What every statement returns per ranked memory besides the memory's own columns. */
 export type ScoredRow = {
@@ -72,7 +75,7 @@ export function exactStatement(plan: ExactPlan, p: RankParams, tuning: Tuning = 
       if (!p.sections) throw new Error("a sections plan needs sections");
       return sectionRankQuery({ ...p, sections: p.sections });
     case "threshold":
-      return thresholdRankQuery(p, { listSize: tuning.listSize });
+      return thresholdRankQuery(p, { listSize: tuning.listSize, mostRelevant: tuning.mostRelevant });
     case "full":
       return fullRankQuery(p);
   }

@@ -115,8 +115,8 @@ export async function retrieve(
     : input.kinds;
   const filters = { ...input.filters, kinds };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
-  // The stream's size only matters to unfiltered, unsectioned requests: the threshold statement's
-  // gate, and parallel workers for fused relevance over a large stream (exactUsesWorkers).
+  // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
+  // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
     countStream: !sections && !narrowed({ filters, timeWindow: null }),
     estimateLarge: Boolean(input.query?.trim()),

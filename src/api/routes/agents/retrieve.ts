@@ -185,7 +185,8 @@ const route = createRoute({
       z.object({
         memories: z.array(Scored),
         mode: z.enum(["exact", "fast"]).openapi({
-          description: "exact: ranked by the formula; fast: by the threshold search over indexes (ranking.plan says which statement)",
+          description:
+            "exact: ranked by the formula; fast: by the threshold search over indexes (ranking.plan says which statement)",
         }),
         ranking: RetrieveRanking,
         context: Context.optional(),

@@ -45,9 +45,12 @@ export const MAX_DEPTH = 12_800;
  * scores at most τ = b(last) + w_v·rel'(last) (ranking/bounds.ts); the round's answer is the
  * ranking when the k-th score beats τ (`certain`), else the caller reads deeper (`fastRank`).
  * Bounds: recency and importance min/max from btree endpoints (exact); relevance max = the best
- * seen (exact when HNSW finds the nearest vector); relevance min = the nearest vector to the
- * negated query (cos(x, −q) = −cos(x, q)) by HNSW, lowered to the seen minimum: an estimate,
- * the one part that is not exact by construction (docs/adr/0020).
+ * seen (exact when HNSW finds the nearest vector); relevance min = the least seen, where the
+ * nearest vector to the negated query (cos(x, −q) = −cos(x, q)) by HNSW is always seen (a
+ * candidate, scored like every other): an estimate, the one part that is not exact by
+ * construction (docs/adr/0020). Its relevance is computed as every candidate's, not from the
+ * negated distance: (1 + c) − 1 and 1 − (1 − c) round differently, and a stream whose
+ * relevance is all equal scaled to 1 instead of 0.5 (the agreement test found it).
  */
 export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Depth): SQL {
   const agent = p.agentId;
@@ -73,11 +76,11 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
         ORDER BY ${expr} <=> ${q.vector}${cast} LIMIT ${depth.relevance}
       ),
       far AS MATERIALIZED (
-        SELECT ${expr} <=> ${negate(q.vector)}${cast} AS d FROM memory_embeddings e
+        SELECT e.memory_id AS id FROM memory_embeddings e
         WHERE e.agent_id = ${agent} AND ${onModel}
         ORDER BY ${expr} <=> ${negate(q.vector)}${cast} LIMIT 1
       ),`
-    : sql`rel_list AS (SELECT NULL::text AS id, NULL::float8 AS dist WHERE false), far AS (SELECT NULL::float8 AS d WHERE false),`;
+    : sql`rel_list AS (SELECT NULL::text AS id, NULL::float8 AS dist WHERE false), far AS (SELECT NULL::text AS id WHERE false),`;
   const rec = (column: SQL) => recencySql(p, column);
   const level = (cond: SQL) =>
     sql`SELECT id, importance, last_accessed_at FROM memories WHERE agent_id = ${agent} AND ${cond}
@@ -96,14 +99,14 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
       ) x CROSS JOIN bnd
       ORDER BY b DESC LIMIT ${depth.recImp}
     ),
-    ids AS (SELECT id FROM rel_list UNION SELECT id FROM blist
+    ids AS (SELECT id FROM rel_list UNION SELECT id FROM blist UNION SELECT id FROM far
       ${p.fresh?.length && q ? sql`UNION SELECT id FROM fresh` : sql``}),
     cand AS MATERIALIZED (
       SELECT m.id, ${rec(sql`m.last_accessed_at`)} AS rec, ${importanceSql(sql`m.importance`)} AS imp, ${relevance} AS rel
       FROM ids JOIN memories m ON m.agent_id = ${agent} AND m.id = ids.id ${join}
     ),
     b AS MATERIALIZED (
-      SELECT bnd.*, least((SELECT min(rel) FROM cand), (SELECT d - 1 FROM far)) AS rel_lo,
+      SELECT bnd.*, (SELECT min(rel) FROM cand) AS rel_lo,
         (SELECT max(rel) FROM cand) AS rel_hi, (SELECT count(*) FROM cand) AS n
       FROM bnd
     ),

@@ -15,7 +15,7 @@ import { scoreAndSelect } from "./select";
  */
 export const RECENT_IMPORTANT = 100;
 /** Memories taken by relevance alone to seed the k-th score. */
-const MOST_RELEVANT = 100;
+export const MOST_RELEVANT = 100;
 
 /**
  * The exact ranking of a whole stream by vector relevance (same bounds, scores and tie order as
@@ -37,7 +37,10 @@ const MOST_RELEVANT = 100;
  * of every distance by relevance (the seeds before) cost more than both (docs/performance.md).
  * Needs a query vector and weights ≥ 0; the planner (plan.ts) sends it only whole streams.
  */
-export function thresholdRankQuery(p: RankParams, { listSize = RECENT_IMPORTANT } = {}): SQL {
+export function thresholdRankQuery(
+  p: RankParams,
+  { listSize = RECENT_IMPORTANT, mostRelevant = MOST_RELEVANT } = {},
+): SQL {
   const q = p.query;
   if (!q) throw new Error("thresholdRankQuery needs a query vector");
   const agent = p.agentId;
@@ -118,7 +121,7 @@ export function thresholdRankQuery(p: RankParams, { listSize = RECENT_IMPORTANT 
         SELECT id, rec, imp, rel FROM bseed
         UNION
         SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, r.rel
-        FROM (SELECT id, rel FROM over0 ORDER BY rel DESC LIMIT ${MOST_RELEVANT}) r
+        FROM (SELECT id, rel FROM over0 ORDER BY rel DESC LIMIT ${mostRelevant}) r
         ${probe(sql`r.id`)}
       ) s
     ),

@@ -1,0 +1,234 @@
+/**
+ * Mutation check of the ranking agreement test (test/memory/ranking-agreement.test.ts): each
+ * mutant perturbs one piece of one statement's formula (a sign, a weight, a scale, a bound, a
+ * tie rule), the test runs against it, and the mutant must be killed (the test fails). Files are
+ * restored after each run, also on Ctrl-C.
+ *   TEST_DATABASE_URL=… npx tsx scripts/ranking-mutants.ts [--only <label substring>]
+ * Each run checks AGREEMENT_RUNS cases (default here 400: a perturbed bound shows on ~1 % of
+ * random cases, so the test's own default catches most mutants in one run and all of them over
+ * a few); FUZZ_SEED passes through. Prints one line per mutant and exits 1 if any survived.
+ * Takes ~20 s per mutant.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+type Mutant = { label: string; file: string; from: string; to: string };
+
+const R = "src/memory/retrieve/";
+const MUTANTS: Mutant[] = [
+  // The ranking module: what every statement is generated from.
+  {
+    label: "equal component scales to 0.4",
+    file: `${R}ranking/scale.ts`,
+    from: "EQUAL = 0.5",
+    to: "EQUAL = 0.4",
+  },
+  {
+    label: "min-max scaling reversed",
+    file: `${R}ranking/scale.ts`,
+    from: "THEN (${x} - ${lo}) / (${hi} - ${lo})",
+    to: "THEN (${hi} - ${x}) / (${hi} - ${lo})",
+  },
+  {
+    label: "pending importance scales to 0.6",
+    file: `${R}ranking/components.ts`,
+    from: 'importance: { column: "imp", missing: 0.5 }',
+    to: 'importance: { column: "imp", missing: 0.6 }',
+  },
+  {
+    label: "no vector scales to 0.1",
+    file: `${R}ranking/components.ts`,
+    from: 'relevance: { column: "rel", missing: 0 }',
+    to: 'relevance: { column: "rel", missing: 0.1 }',
+  },
+  {
+    label: "recency unit ignored (always hours)",
+    file: `${R}ranking/components.ts`,
+    from: 'RECENCY_UNITS[p.recencyUnit ?? "hour"]',
+    to: "RECENCY_UNITS.hour",
+  },
+  {
+    label: "access after now not clamped to age 0",
+    file: `${R}ranking/components.ts`,
+    from: "/ ${unit}, 0)",
+    to: "/ ${unit}, -1e9)",
+  },
+  {
+    label: "recency floor at e^-60",
+    file: `${R}ranking/components.ts`,
+    from: "RECENCY_FLOOR_EXPONENT = 600",
+    to: "RECENCY_FLOOR_EXPONENT = 60",
+  },
+  { label: "weighted sum subtracts", file: `${R}ranking/score.ts`, from: "sql` + `,", to: "sql` - `," },
+  {
+    label: "weight squared",
+    file: `${R}ranking/score.ts`,
+    from: "sql`${w[c]}::float8 * ${s}`",
+    to: "sql`${w[c] * w[c]}::float8 * ${s}`",
+  },
+  // Pruning bounds (ranking/bounds.ts): the threshold and fast statements.
+  {
+    label: "pruning slack negative",
+    file: `${R}ranking/bounds.ts`,
+    from: "PRUNE_EPS = 1e-9",
+    to: "PRUNE_EPS = -1e-3",
+  },
+  {
+    label: "relevance cut 1.5× too high",
+    file: `${R}ranking/bounds.ts`,
+    from: "(${kth} - ${eps} - ${bm}) / ${wv}",
+    to: "1.5 * (${kth} - ${eps} - ${bm}) / ${wv}",
+  },
+  {
+    label: "unseen bound 0.9× the listed score",
+    file: `${R}ranking/bounds.ts`,
+    from: "sql`${bm} + ${weightedSumSql",
+    to: "sql`0.9 * ${bm} + ${weightedSumSql",
+  },
+  {
+    label: "k-th beats its bound by 0.5 less",
+    file: `${R}ranking/bounds.ts`,
+    from: "sql`${kth} > ${bound} + ${eps}`",
+    to: "sql`${kth} > ${bound} - 0.5`",
+  },
+  // The threshold statement.
+  {
+    label: "threshold: k-th score taken one rank too high",
+    file: `${R}statements/threshold.ts`,
+    from: "OFFSET ${p.k - 1} LIMIT 1",
+    to: "OFFSET ${Math.max(p.k - 2, 0)} LIMIT 1",
+  },
+  {
+    label: "threshold: b_M 0.1 low",
+    file: `${R}statements/threshold.ts`,
+    from: "THEN min(b) ELSE",
+    to: "THEN min(b) - 0.1 ELSE",
+  },
+  {
+    label: "threshold: levels read oldest first",
+    file: `${R}statements/threshold.ts`,
+    from: "ORDER BY last_accessed_at DESC LIMIT ${listSize}",
+    to: "ORDER BY last_accessed_at ASC LIMIT ${listSize}",
+  },
+  // The fast statement.
+  {
+    label: "fast: τ one lower",
+    file: `${R}statements/fast.ts`,
+    from: "sql`(SELECT min(blist.b) FROM blist)`",
+    to: "sql`(SELECT min(blist.b) - 1 FROM blist)`",
+  },
+  {
+    label: "fast: relevance minimum 0.01 low",
+    file: `${R}statements/fast.ts`,
+    from: "(SELECT min(rel) FROM cand) AS rel_lo",
+    to: "(SELECT min(rel) - 0.01 FROM cand) AS rel_lo",
+  },
+  {
+    label: "fast: levels read oldest first",
+    file: `${R}statements/fast.ts`,
+    from: "ORDER BY last_accessed_at DESC LIMIT ${depth.recImp}",
+    to: "ORDER BY last_accessed_at ASC LIMIT ${depth.recImp}",
+  },
+  // The full and sectioned statements.
+  {
+    label: "full: ties by id descending",
+    file: `${R}statements/select.ts`,
+    from: 'ORDER BY score DESC, id COLLATE "C"\n      LIMIT',
+    to: "ORDER BY score DESC, id DESC\n      LIMIT",
+  },
+  {
+    label: "sections: one more per section",
+    file: `${R}statements/sections.ts`,
+    from: "LIMIT sk.k",
+    to: "LIMIT sk.k + 1",
+  },
+  {
+    label: "sections: the rest section gets nothing",
+    file: `${R}statements/sections.ts`,
+    from: "const otherwise = rest >= 0 ? sql`${rest}::int` : sql`NULL::int`;",
+    to: "const otherwise = sql`NULL::int`;",
+  },
+  {
+    label: "time window: no fallback when none is inside",
+    file: `${R}statements/candidates.ts`,
+    from: "cond: sql`(NOT (SELECT hit FROM tw) OR (${inside}))`",
+    to: "cond: sql`(${inside})`",
+  },
+  // Relevance kinds.
+  { label: "BM25 k1 1.4", file: `${R}ranking/relevance/kinds.ts`, from: "k1: 1.2", to: "k1: 1.4" },
+  {
+    label: "BM25 idf +1",
+    file: `${R}ranking/relevance/bm25.ts`,
+    from: "ln(1 + (s.n - f.df + 0.5)",
+    to: "ln(2 + (s.n - f.df + 0.5)",
+  },
+  {
+    label: "contextual share 0.6",
+    file: `${R}ranking/relevance/kinds.ts`,
+    from: "CONTEXT_SHARE = 0.7",
+    to: "CONTEXT_SHARE = 0.6",
+  },
+  {
+    label: "windowed neighbour weight 0.4",
+    file: `${R}ranking/relevance/kinds.ts`,
+    from: "CONTEXT_FIELD_WEIGHT = 0.5",
+    to: "CONTEXT_FIELD_WEIGHT = 0.4",
+  },
+  {
+    label: "hybrid: lexical share α instead of 1 − α",
+    file: `${R}ranking/relevance/relevance.ts`,
+    from: "${1 - a}::float8 * ${minMaxOverSql",
+    to: "${a}::float8 * ${minMaxOverSql",
+  },
+  {
+    label: "contextual: neighbour two back",
+    file: `${R}ranking/relevance/relevance.ts`,
+    from: "coalesce(lag(rel) OVER w, 0)",
+    to: "coalesce(lag(rel, 2) OVER w, 0)",
+  },
+  {
+    label: "vectors embedded at retrieve time ignored",
+    file: `${R}ranking/relevance/vector.ts`,
+    from: "embedding: sql`coalesce(e.embedding, fresh.embedding)`",
+    to: "embedding: sql`e.embedding`",
+  },
+];
+
+const { values } = parseArgs({ options: { only: { type: "string" } } });
+const chosen = MUTANTS.filter((m) => !values.only || m.label.includes(values.only));
+const originals = new Map<string, string>();
+const restore = () => {
+  for (const [file, text] of originals) writeFileSync(file, text);
+};
+process.on("SIGINT", () => {
+  restore();
+  process.exit(130);
+});
+
+let survived = 0;
+for (const m of chosen) {
+  const text = readFileSync(m.file, "utf8");
+  const at = text.split(m.from).length - 1;
+  if (at !== 1) throw new Error(`${m.label}: "${m.from}" occurs ${at} times in ${m.file}`);
+  originals.set(m.file, text);
+  writeFileSync(m.file, text.replace(m.from, m.to));
+  try {
+    const t0 = Date.now();
+    const run = spawnSync("npx", ["vitest", "run", "test/memory/ranking-agreement.test.ts"], {
+      encoding: "utf8",
+      env: { ...process.env, AGREEMENT_RUNS: process.env.AGREEMENT_RUNS ?? "400" },
+    });
+    const killed = run.status !== 0;
+    if (!killed) survived++;
+    const why = killed ? (/→ (.*)/.exec(run.stdout)?.[1] ?? "failed").slice(0, 100) : "";
+    console.log(
+      `${killed ? "killed  " : "SURVIVED"} ${m.label} (${((Date.now() - t0) / 1000).toFixed(0)} s) ${why}`,
+    );
+  } finally {
+    restore();
+    originals.clear();
+  }
+}
+console.log(`${chosen.length - survived} of ${chosen.length} mutants killed`);
+process.exit(survived > 0 ? 1 : 0);
