@@ -9,7 +9,7 @@
  * a few); FUZZ_SEED passes through. Prints one line per mutant and exits 1 if any survived.
  * Takes ~20 s per mutant.
  */
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
@@ -198,13 +198,30 @@ const MUTANTS: Mutant[] = [
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const chosen = MUTANTS.filter((m) => !values.only || m.label.includes(values.only));
 const originals = new Map<string, string>();
+let child: ChildProcess | null = null;
 const restore = () => {
   for (const [file, text] of originals) writeFileSync(file, text);
 };
-process.on("SIGINT", () => {
-  restore();
-  process.exit(130);
-});
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    restore();
+    child?.kill("SIGTERM");
+    process.exit(130);
+  });
+
+/** Runs the agreement test; its exit code and output. */
+function agreement(): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((done) => {
+    let stdout = "";
+    child = spawn("npx", ["vitest", "run", "test/memory/ranking-agreement.test.ts"], {
+      env: { ...process.env, AGREEMENT_RUNS: process.env.AGREEMENT_RUNS ?? "400" },
+    });
+    child.stdout?.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.on("close", (status) => done({ status, stdout }));
+  });
+}
 
 let survived = 0;
 for (const m of chosen) {
@@ -215,10 +232,7 @@ for (const m of chosen) {
   writeFileSync(m.file, text.replace(m.from, m.to));
   try {
     const t0 = Date.now();
-    const run = spawnSync("npx", ["vitest", "run", "test/memory/ranking-agreement.test.ts"], {
-      encoding: "utf8",
-      env: { ...process.env, AGREEMENT_RUNS: process.env.AGREEMENT_RUNS ?? "400" },
-    });
+    const run = await agreement();
     const killed = run.status !== 0;
     if (!killed) survived++;
     const why = killed ? (/→ (.*)/.exec(run.stdout)?.[1] ?? "failed").slice(0, 100) : "";

@@ -39,8 +39,20 @@ describe("agent state: stream size against the threshold statement's gate", () =
     expect(
       (await readAgentState(db, agent, { kinds: ["observation"] }, 8, { countStream: false })).smallStream,
     ).toBe(false);
+    const ask = async () => {
+      const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+        queryEmbedding: Array.from({ length: 64 }, (_, i) => Math.cos(i)),
+        preset: "paper",
+        touch: false,
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { ranking: { plan: string; planReason: string } }).ranking;
+    };
+    expect(await ask()).toMatchObject({ plan: "full", planReason: expect.stringMatching(/under 3,300/) });
     await addMemories(agent, MIN_STREAM, 1);
     expect((await readAgentState(db, agent, {}, 8)).smallStream).toBe(false);
+    // The answer names the statement the planner chose, and why.
+    expect(await ask()).toMatchObject({ plan: "threshold", planReason: expect.stringMatching(/3,300\+/) });
   });
 
   it("ranks a small stream with the full statement and a large one with the threshold statement", () => {

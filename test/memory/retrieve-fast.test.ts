@@ -29,7 +29,7 @@ afterAll(() => t.close());
 
 type Item = { text: string; at: string; importance?: number; vector?: number[]; model?: string };
 type Result = { id: string; score: number; lastAccessedAt: string };
-type Body = { memories: Result[]; mode: string };
+type Body = { memories: Result[]; mode: string; ranking: { plan: string; planReason: string } };
 
 async function seed(agent: string, items: Item[]): Promise<string[]> {
   const res = await t.call("POST", `/v1/agents/${agent}/memories`, {
@@ -87,6 +87,7 @@ describe("retrieve: fast mode", () => {
       });
       expect(got.status).toBe(200);
       expect(got.body.mode).toBe("fast");
+      expect(got.body.ranking.plan).toBe("fast");
       const want = referenceRanking(ref, { now: NOW, decay: 0.99, weights, query }).slice(0, 10);
       expect(got.body.memories.map((m) => m.score)).toEqual(want.map((w) => expect.closeTo(w.score, 5)));
     }
@@ -287,6 +288,31 @@ describe("retrieve: fast mode", () => {
       expect((await retrieve(atBound, { ...ask, mode: "fast" }, small)).body.mode).toBe("fast");
     } finally {
       await small.close();
+    }
+  });
+
+  it("ranks a small stream exactly with the default thresholds, with or without an index, and says why (issue 28)", async () => {
+    const defaults = await startTestSystem();
+    try {
+      const agent = uniq("fast-small");
+      await seed(agent, items.slice(0, 20));
+      await seed(
+        agent,
+        items.slice(0, 5).map((i) => ({ ...i, text: `${i.text} (other)`, model: OTHER })),
+      );
+      for (const model of [MODEL, OTHER]) {
+        const ask = { queryEmbedding: query, embeddingModel: model, k: 5 };
+        const fast = await retrieve(agent, { ...ask, mode: "fast" }, defaults);
+        expect(fast.status).toBe(200);
+        expect(fast.body.mode).toBe("exact");
+        expect(fast.body.ranking).toMatchObject({ plan: "full" });
+        expect(fast.body.ranking.planReason).toMatch(/^mode fast, stream under 20,000 vectors/);
+        const exact = await retrieve(agent, { ...ask, mode: "exact" }, defaults);
+        expect(exact.body.ranking.planReason).toMatch(/^stream under 3,300 memories/);
+        expect(fast.body.memories).toEqual(exact.body.memories);
+      }
+    } finally {
+      await defaults.close();
     }
   });
 

@@ -27,19 +27,23 @@ const gridVector = fc
 
 type GenVector = { stored: number[] } | { other: number[] } | { fresh: number[] } | null;
 
-/** A memory; importance up to `top` (a few levels give each level many memories). */
-const memoryOf = (top: number) =>
+/**
+ * A memory. `top`: importance up to it (a few levels give each level many memories); `span`:
+ * creation and access times within it (steps); `vectors`: where vectors are drawn from. Coarse
+ * values make exact ties (the same components) common, so the tie rule is tested at the cut.
+ */
+const memoryOf = (top: number, span: number, vectors: fc.Arbitrary<number[]>) =>
   fc.record({
     kind: fc.constantFrom(...KINDS),
-    created: fc.integer({ min: 0, max: 30 }),
-    accessedAfter: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 })),
+    created: fc.integer({ min: 0, max: span }),
+    accessedAfter: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: span })),
     // Pending importance one time in 4.
     importance: fc.option(fc.integer({ min: 1, max: top }), { freq: 4 }),
     vector: fc.oneof(
-      { weight: 6, arbitrary: gridVector.map((v): GenVector => ({ stored: v })) },
+      { weight: 6, arbitrary: vectors.map((v): GenVector => ({ stored: v })) },
       { weight: 1, arbitrary: fc.constant<GenVector>(null) },
-      { weight: 1, arbitrary: gridVector.map((v): GenVector => ({ other: v })) },
-      { weight: 1, arbitrary: gridVector.map((v): GenVector => ({ fresh: v })) },
+      { weight: 1, arbitrary: vectors.map((v): GenVector => ({ other: v })) },
+      { weight: 1, arbitrary: vectors.map((v): GenVector => ({ fresh: v })) },
     ),
     words: fc.array(fc.constantFrom(...VOCAB, ...STOP), { minLength: 1, maxLength: 6 }),
     tag: fc.constantFrom("a", "b", null),
@@ -71,7 +75,7 @@ const sectionsArb = fc
   );
 
 const general = {
-  stream: fc.array(memoryOf(10), { maxLength: 40 }),
+  stream: fc.array(memoryOf(10, 30, gridVector), { maxLength: 40 }),
   step: fc.constantFrom(60, 3_600, 86_400),
   unit: fc.constantFrom(...(Object.keys(UNITS) as (keyof typeof UNITS)[])),
   decay: fc.constantFrom(0.5, 0.5, 0.9, 0.99, 0.998, 1),
@@ -111,7 +115,13 @@ const general = {
  */
 const pruning = {
   ...general,
-  stream: fc.array(memoryOf(4), { minLength: 12, maxLength: 60 }),
+  stream: fc.oneof(
+    fc.array(memoryOf(4, 30, gridVector), { minLength: 12, maxLength: 60 }),
+    fc.array(memoryOf(3, 4, fc.constantFrom([1, 0, 0], [1, 1, 0], [0, 1, 1], [-1, 0, 1])), {
+      minLength: 12,
+      maxLength: 60,
+    }),
+  ),
   relevance: fc.constant("vector"),
   query: gridVector,
   k: fc.integer({ min: 1, max: 5 }),

@@ -72,7 +72,7 @@ const RetrieveBody = z
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
       description:
-        "exact ranks every memory by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly; auto ranks exactly. The response's mode says which ran",
+        "exact ranks every memory by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index); auto ranks exactly. The response's mode says which ran, ranking.plan which statement",
     }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
@@ -166,7 +166,11 @@ const route = createRoute({
     "the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th",
     "score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds",
     "the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it",
-    "cannot settle within its depth limit the exact ranking answers. The response says which mode ran.",
+    "cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under",
+    "MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not.",
+    "`ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole",
+    "stream ranked exactly, scoring only memories that can reach the top k; fast) and `ranking.planReason` why (docs/adr/0022).",
+    "Each memory's `score` is exactly Σ weight · `scores` (the scaled components), so hits can be re-ranked under other weights.",
   ].join(" "),
   request: {
     params: AgentParam,

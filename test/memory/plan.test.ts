@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { Invalid } from "../../src/lib/errors";
+import type { HnswIndex } from "../../src/memory/retrieve/hnsw-index";
+import { type FastState, type PlanRequest, plan, type StreamState } from "../../src/memory/retrieve/plan";
+
+// The planner alone: which statement each request gets, why, and what mode fast refuses. That
+// every statement it picks ranks by the formula is the agreement test's (ranking-agreement.test.ts).
+
+const INDEX: HnswIndex = { model: "m", dimensions: 2, storage: "vector" };
+const THRESHOLDS = { minStream: 20_000, minShare: 0.05 };
+const base: PlanRequest = {
+  query: { vector: "[1,0]", model: "m", dimensions: 2 },
+  filters: {},
+  timeWindow: null,
+  weights: { recency: 1, importance: 1, relevance: 1 },
+  mode: "auto",
+};
+const WHOLE: StreamState = { small: false, large: false };
+const fastState = (over: Partial<FastState> = {}): StreamState => ({
+  ...WHOLE,
+  fast: { index: INDEX, vectors: 20_000, indexed: 100_000, ...over },
+});
+const choose = (r: Partial<PlanRequest>, state: StreamState = WHOLE) =>
+  plan({ ...base, ...r }, state, THRESHOLDS);
+
+describe("plan: the exact statements", () => {
+  it.each([
+    ["a whole stream by vector relevance", {}, WHOLE, "threshold", /whole stream of 3,300\+/],
+    ["a stream under 3,300 memories", {}, { small: true, large: false }, "full", /under 3,300/],
+    ["filters", { filters: { kinds: ["observation"] } }, WHOLE, "full", /filters/],
+    ["a time window", { timeWindow: { start: new Date(0), end: new Date(1) } }, WHOLE, "full", /time window/],
+    ["no query vector", { query: null }, WHOLE, "full", /no query vector/],
+    [
+      "a negative weight",
+      { weights: { recency: -1, importance: 1, relevance: 1 } },
+      WHOLE,
+      "full",
+      /negative/,
+    ],
+    ["lexical relevance", { lexical: { kind: "lexical", text: "x" } }, WHOLE, "full", /relevance lexical/],
+    ["sections", { sections: [{ kinds: null, k: 3 }] }, WHOLE, "sections", /sections/],
+  ] as const)("%s", (_, r, state, statement, reason) => {
+    const p = choose(r as Partial<PlanRequest>, state);
+    expect(p.statement).toBe(statement);
+    expect(p.reason).toMatch(reason);
+  });
+
+  it("gives workers to the threshold statement and to fused relevance over a large stream only", () => {
+    expect(choose({}).workers).toBe(true);
+    const fused = { lexical: { kind: "contextual", text: "x" } } as const;
+    expect(choose(fused, { small: false, large: true })).toMatchObject({ statement: "full", workers: true });
+    expect(choose(fused, WHOLE).workers).toBe(false);
+    expect(choose({ ...fused, query: null }, { small: false, large: true }).workers).toBe(false);
+  });
+});
+
+describe("plan: mode fast", () => {
+  it("searches a stream past both thresholds, with the exact plan as its fallback", () => {
+    const p = choose({ mode: "fast" }, fastState());
+    expect(p).toMatchObject({ statement: "fast", index: INDEX, fallback: { statement: "threshold" } });
+    expect(p.reason).toMatch(/^mode fast: threshold search/);
+  });
+
+  it("ranks a small stream exactly, index or not, and says why (issue 28)", () => {
+    for (const index of [INDEX, null]) {
+      const p = choose({ mode: "fast" }, fastState({ index, vectors: 19_999 }));
+      expect(p.statement).toBe("threshold");
+      expect(p.reason).toMatch(/^mode fast, stream under 20,000 vectors .*MEMSTREAM_FAST_MIN_STREAM/);
+    }
+  });
+
+  it("ranks a stream under the index share exactly", () => {
+    const p = choose({ mode: "fast" }, fastState({ vectors: 20_000, indexed: 1_000_000 }));
+    expect(p.statement).toBe("threshold");
+    expect(p.reason).toMatch(/MEMSTREAM_FAST_MIN_SHARE/);
+  });
+
+  it.each([
+    ["word relevance", { lexical: { kind: "hybrid", text: "x" } }, fastState(), /relevance vector/],
+    ["sections", { sections: [{ kinds: null, k: 3 }] }, fastState(), /sections/],
+    ["filters", { filters: { since: "2026-01-01T00:00:00Z" } }, fastState(), /filters/],
+    ["no index on a stream large enough", {}, fastState({ index: null }), /needs an HNSW index/],
+  ] as const)("refuses %s with a 400 naming mode", (_, r, state, message) => {
+    const run = () => choose({ ...(r as Partial<PlanRequest>), mode: "fast" }, state);
+    expect(run).toThrow(Invalid);
+    expect(run).toThrow(message);
+  });
+});
