@@ -9,6 +9,7 @@
  * a few); FUZZ_SEED passes through. Prints one line per mutant and exits 1 if any survived.
  * Takes ~20 s per mutant.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the mutants are source text that contains template placeholders.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
