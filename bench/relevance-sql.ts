@@ -99,7 +99,7 @@ async function run(p: RankParams, prefix = "", build = exactRankQuery): Promise<
 const explain = process.env.EXPLAIN;
 if (process.env.BASE) {
   // Against another checkout's statement builder, paired per question and interleaved (ABBA):
-  // `exactRankQuery` of exact-query.ts before the planner (docs/adr/0022), else the planner's.
+  // `exactRankQuery` of exact-query.ts before the planner (docs/adr/0023), else the planner's.
   const baseRankQuery = await baseBuilder(process.env.BASE);
   const cases: [string, string, string][] = [];
   for (const name of names)

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // The weighted sum and the scaling are written in one module, src/memory/retrieve/ranking/
-// (docs/adr/0022): every statement is generated from it. This fails when either is written
+// (docs/adr/0023): every statement is generated from it. This fails when either is written
 // anywhere else in src/, and checks that its patterns find them in the module itself.
 
 const ROOT = new URL("../../", import.meta.url).pathname;

@@ -83,7 +83,7 @@ export type PlanRequest = Pick<
  * not, and its recall@10 against exact stayed below 0.99 (docs/adr/0020), so a caller gets it
  * only by asking for `fast`. Even then a stream below `thresholds` ranks exactly: there the exact
  * ranking is the faster one, or the filtered HNSW walk the search relies on misses the agent's
- * vectors. Throws Invalid (400) for what fast cannot do (docs/adr/0022).
+ * vectors. Throws Invalid (400) for what fast cannot do (docs/adr/0023).
  */
 export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresholds): Plan {
   const exact = exactPlan(r, state);

@@ -4,7 +4,7 @@ import { type SQL, sql } from "drizzle-orm";
  * The ranking's components (Park et al. 2023): what each one's raw value is, and what a memory
  * without one scales to. Every ranking statement computes the raw values with these functions,
  * scales them with scale.ts and sums them with score.ts; pruning statements take their bounds
- * from bounds.ts. Adding a component is an entry here plus its raw SQL (docs/adr/0022).
+ * from bounds.ts. Adding a component is an entry here plus its raw SQL (docs/adr/0023).
  */
 export type Component = "recency" | "importance" | "relevance";
 

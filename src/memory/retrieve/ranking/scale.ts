@@ -6,7 +6,7 @@ import { COMPONENT, COMPONENTS, type Component } from "./components";
  * A value missing (NULL) scales to its component's `missing`; a component equal across the
  * candidates (hi = lo, a single candidate included) scales to EQUAL. This file is the only
  * place a scaling is written; every statement, the fused relevance parts and the benches'
- * simulations use it (docs/adr/0022).
+ * simulations use it (docs/adr/0023).
  */
 export const EQUAL = 0.5;
 
