@@ -30,9 +30,10 @@ import { quantile } from "./lib/stats";
 
 const { url, queries, system, conv, agent } = await openLocomoLatency();
 const embedder = system.providers.embedder;
-await system.close();
 const asked = queries.filter((q) => q.conversation_id === conv).slice(0, Number(process.env.N ?? 20));
+// Before closing the system: the offline embedder's threads close with it.
 const vectors = await embedder.embed(asked.map((q) => q.question));
+await system.close();
 const db = postgres(url, { max: 1, onnotice: () => {} });
 const dialect = new PgDialect();
 
