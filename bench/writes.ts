@@ -21,7 +21,7 @@
  * database (default memstream_bench_writes). BENCH_WRITES_LEXICON_AB=1: every figure also runs with the
  * lexical statistics trigger and GIN index of migration 0016 off (trigger disabled, index dropped;
  * the same server, alternating within each round), and memories carry sentences of 8-24 words instead
- * of two, so the table gives the cost of keeping the statistics, paired (docs/adr/0022).
+ * of two, so the table gives the cost of keeping the statistics, paired (docs/adr/0024).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";

@@ -1,5 +1,5 @@
 -- Lexical statistics kept as memories are written, changed and deleted, and a GIN index of each
--- agent's lexemes (docs/adr/0022-lexical-statistics.md). Kept by the triggers below, in the
+-- agent's lexemes (docs/adr/0024-lexical-statistics.md). Kept by the triggers below, in the
 -- transaction of the statement that changed `memories`, so they are exact at every snapshot.
 CREATE TABLE "agent_lexemes" (
 	"agent_id" text NOT NULL,

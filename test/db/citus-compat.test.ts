@@ -22,7 +22,7 @@ const AGENT_TABLES = [
   "outcomes",
   "reflection_runs",
 ];
-/** Per-agent tables of signed delta rows (ADR 0022): no key, so none to carry agent_id. */
+/** Per-agent tables of signed delta rows (ADR 0024): no key, so none to carry agent_id. */
 const KEYLESS = ["agent_lexemes", "agent_lexicon"];
 /** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
 const COORDINATOR_TABLES = ["github_deliveries", "github_imports"];

@@ -1,7 +1,7 @@
 import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
 
 // Lexical statistics, kept by triggers on `memories` in the writing statement's own transaction
-// (migration 0016, docs/adr/0022-lexical-statistics.md): BM25 reads an agent's document count,
+// (migration 0016, docs/adr/0024-lexical-statistics.md): BM25 reads an agent's document count,
 // length sum and per-lexeme document frequency here instead of scanning its stream.
 
 /**

@@ -79,7 +79,7 @@ export const memories = pgTable(
     // Lexical candidates: the memories of an agent holding a query's lexemes, by GIN (btree_gin
     // for the agent key, so a lookup intersects the agent with the lexemes' postings). It adds
     // entries to every row version, touches included (~17 per memory, to the pending list):
-    // measured against a table of its own that only inserts write (docs/adr/0022).
+    // measured against a table of its own that only inserts write (docs/adr/0024).
     index("memories_agent_terms_idx").using("gin", t.agentId, t.descriptionTsv),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 
 /**
  * BM25's statistics of an agent's whole stream, read from the tables the triggers of migration
- * 0016 keep (docs/adr/0022-lexical-statistics.md) instead of a pass over the stream: summing an
+ * 0016 keep (docs/adr/0024-lexical-statistics.md) instead of a pass over the stream: summing an
  * agent's delta rows (at most a few dozen per key) gives exactly what a scan of its memories gives
  * in the same snapshot.
  */
