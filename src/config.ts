@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
+import { RETRIEVAL_LOG_DEFAULTS, type RetrievalLogBounds } from "./memory/learning/log";
 import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thresholds";
 import { defaultTextThreads } from "./memory/text/text-work";
@@ -107,6 +108,21 @@ const EnvSchema = z.object({
    */
   MEMSTREAM_FAST_MIN_STREAM: z.coerce.number().int().min(0).default(FAST_DEFAULTS.minStream),
   MEMSTREAM_FAST_MIN_SHARE: z.coerce.number().min(0).max(1).default(FAST_DEFAULTS.minShare),
+  /**
+   * The retrieval log (feedback and learned weights, docs/adr/0025-learned-weights.md): retrieves kept per agent
+   * (0 = no log) and for how many days.
+   */
+  MEMSTREAM_RETRIEVAL_LOG_MAX: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(RETRIEVAL_LOG_DEFAULTS.max),
+  MEMSTREAM_RETRIEVAL_LOG_DAYS: z.coerce
+    .number()
+    .min(0.001)
+    .max(3650)
+    .default(RETRIEVAL_LOG_DEFAULTS.maxAgeMs / 86_400_000),
   /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
   MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
@@ -160,7 +176,11 @@ export type Config = {
   jobs: JobsConfig;
   /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
   shutdownMs: number;
-  retrieval: { fresh: { max: number; timeoutMs: number }; fast: FastThresholds };
+  retrieval: {
+    fresh: { max: number; timeoutMs: number };
+    fast: FastThresholds;
+    log: RetrievalLogBounds;
+  };
   mcp: { defaultAgentId: string | null };
 };
 
@@ -273,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     retrieval: {
       fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
       fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
+      log: { max: e.MEMSTREAM_RETRIEVAL_LOG_MAX, maxAgeMs: e.MEMSTREAM_RETRIEVAL_LOG_DAYS * 86_400_000 },
     },
     mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };

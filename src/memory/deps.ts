@@ -1,5 +1,6 @@
 import type { Core } from "../core";
 import type { Embedder } from "../providers/types";
+import type { RetrievalLogBounds } from "./learning/log";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** A memory whose importance or embedding still has to be computed. */
@@ -45,5 +46,10 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   /** Told of each recorded outcome; absent = consolidation waits for the sweep. */
   outcomes?: OutcomeScheduler;
   /** Retrieval tuning; defaults apply when absent. */
-  retrieval?: { fresh?: { max: number; timeoutMs: number }; fast?: FastThresholds };
+  retrieval?: {
+    fresh?: { max: number; timeoutMs: number };
+    fast?: FastThresholds;
+    /** Bounds of the retrieval log (feedback, learned weights); absent = RETRIEVAL_LOG_DEFAULTS. */
+    log?: RetrievalLogBounds;
+  };
 };

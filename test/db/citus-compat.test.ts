@@ -21,6 +21,7 @@ const AGENT_TABLES = [
   "memory_embeddings",
   "outcomes",
   "reflection_runs",
+  "retrieval_log",
 ];
 /** Per-agent tables of signed delta rows (ADR 0024): no key, so none to carry agent_id. */
 const KEYLESS = ["agent_lexemes", "agent_lexicon"];

@@ -1763,6 +1763,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "retrievalId": "ret_3n8x0qk2m7v5c9d1f4h6",
                      *       "memories": [
                      *         {
                      *           "id": "mem_3n8x0q4w7f2k9d1c5b6a",
@@ -1818,6 +1819,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description Names this retrieve for feedback (POST /v1/agents/{agentId}/feedback): the returned memories and their scaled components are kept in the agent's retrieval log (MEMSTREAM_RETRIEVAL_LOG_MAX retrieves, MEMSTREAM_RETRIEVAL_LOG_DAYS days)
+                         * @example ret_3n8x0qk2m7v5c9d1f4h6
+                         */
+                        retrievalId: string;
                         memories: components["schemas"]["ScoredMemory"][];
                         /**
                          * @description exact: ranked by the formula; fast: by the threshold search over indexes (ranking.plan says which statement)

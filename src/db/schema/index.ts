@@ -9,3 +9,4 @@ export * from "./memories";
 export * from "./memory-embeddings";
 export * from "./outcomes";
 export * from "./reflection-runs";
+export * from "./retrieval-log";

@@ -37,6 +37,7 @@ export type ContextInput = Omit<RetrieveInput, "sections"> & {
 };
 
 export type ContextResult = {
+  retrievalId: string;
   memories: ScoredMemory[];
   mode: RetrieveResult["mode"];
   ranking: RetrieveResult["ranking"];
@@ -68,6 +69,7 @@ export async function retrieveContext(
   const { maxTokens, format, ...rest } = input;
   const k = rest.k ?? (maxTokens === undefined ? RETRIEVE_DEFAULTS.k : CONTEXT_DEFAULT_K);
   const {
+    retrievalId,
     memories: ranked,
     mode,
     ranking,
@@ -94,7 +96,7 @@ export async function retrieveContext(
   const context: ContextResult["context"] = { tokens: fitted.tokens, encoding, truncated: fitted.truncated };
   if (format === "text") context.text = "text" in fitted ? fitted.text : formatContext(fitted.memories);
   if ("sections" in fitted) context.sections = fitted.sections;
-  return { memories: fitted.memories, mode, ranking, candidates, context };
+  return { retrievalId, memories: fitted.memories, mode, ranking, candidates, context };
 }
 
 type SectionsFitted = {

@@ -1,9 +1,11 @@
 import pgvector from "pgvector";
 import { Invalid } from "../../lib/errors";
+import { newId } from "../../lib/ids";
 import { withCitationStatus } from "../citation-status";
 import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
 import type { MemoryFilters } from "../filters";
+import { type LoggedCandidate, logRetrieval, RETRIEVAL_LOG_DEFAULTS } from "../learning/log";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
@@ -74,6 +76,8 @@ export type RankingReport = ResolvedRanking & {
  * part of the API answer).
  */
 export type RetrieveResult = {
+  /** Names this retrieve in the retrieval log, for feedback (src/memory/learning). */
+  retrievalId: string;
   memories: ScoredMemory[];
   mode: "exact" | "fast";
   ranking: RankingReport;
@@ -160,17 +164,29 @@ export async function retrieve(
     },
     thresholds,
   );
-  // Ranking and touch are two statements in one transaction: a statement that modifies data
+  const retrievalId = newId("ret");
+  // Ranking, touch and the log are statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
   const { rows, ran, reason } = await deps.db.transaction(async (tx) => {
     const ranked = await runPlan<Row>(tx, chosen, params);
-    if (!params.touch) return ranked;
-    const touched = await touchMemories(
-      tx,
-      agentId,
-      ranked.rows.map((r) => r.id),
-      params.now,
-    );
+    // Sent together: the connection pipelines them, so the log costs no round trip of its own
+    // when the memories are touched.
+    const [, touched] = await Promise.all([
+      logRetrieval(
+        tx,
+        { agentId, id: retrievalId, candidates: ranked.rows.map(logged), at: deps.clock.now() },
+        deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
+      ),
+      params.touch
+        ? touchMemories(
+            tx,
+            agentId,
+            ranked.rows.map((r) => r.id),
+            params.now,
+          )
+        : null,
+    ]);
+    if (!touched) return ranked;
     return {
       ...ranked,
       rows: ranked.rows.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt })),
@@ -190,6 +206,7 @@ export async function retrieve(
   // there; a default time filter is dropped instead, and the answer says no window applied).
   const window = ran.statement === "fast" ? null : params.timeWindow;
   return {
+    retrievalId,
     memories: await withCitationStatus(deps.db, agentId, memories),
     mode: ran.statement === "fast" ? "fast" : "exact",
     ranking: {
@@ -201,6 +218,14 @@ export async function retrieve(
     candidates: Number(rows[0]?.candidates ?? 0),
   };
 }
+
+/** A ranked row as the retrieval log keeps it: its id and scaled components. */
+const logged = (r: ScoredRow): LoggedCandidate => [
+  r.id,
+  Number(r.sRecency),
+  Number(r.sImportance),
+  Number(r.sRelevance),
+];
 
 /** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */
 function rankSections(input: RetrieveInput, k: number): RankSection[] {

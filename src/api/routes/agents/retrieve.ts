@@ -187,6 +187,11 @@ const route = createRoute({
   responses: {
     200: json(
       z.object({
+        retrievalId: z.string().openapi({
+          description:
+            "Names this retrieve for feedback (POST /v1/agents/{agentId}/feedback): the returned memories and their scaled components are kept in the agent's retrieval log (MEMSTREAM_RETRIEVAL_LOG_MAX retrieves, MEMSTREAM_RETRIEVAL_LOG_DAYS days)",
+          example: "ret_3n8x0qk2m7v5c9d1f4h6",
+        }),
         memories: z.array(Scored),
         mode: z.enum(["exact", "fast"]).openapi({
           description:
@@ -197,6 +202,7 @@ const route = createRoute({
       }),
       "Best first",
       {
+        retrievalId: "ret_3n8x0qk2m7v5c9d1f4h6",
         memories: [SCORED_MEMORY_EXAMPLE],
         mode: "exact",
         ranking: {
