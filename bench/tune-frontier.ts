@@ -25,7 +25,7 @@ import {
 } from "../src/memory/retrieve/ranking/relevance/kinds";
 import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance";
 import { timeWindow, type Window } from "../src/memory/retrieve/time-window";
-import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
+import { firstKnowledgeUpdateCases, KU_NOW } from "../test/support/knowledge-updates";
 import { readLocomo, score } from "./lib/locomo";
 import {
   bm25,
@@ -63,7 +63,7 @@ const db = system.app.memory.db;
 const model = embedder.modelId;
 
 // --- knowledge-update cases, stored once per database as the test stores them ---
-const kuCases = knowledgeUpdateCases(60);
+const kuCases = firstKnowledgeUpdateCases(60);
 const kuAgent = (i: number) => `ku-${model}:${i}`;
 {
   const [{ n } = { n: 0 }] = await queryRows<{ n: number }>(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
-import { type KnowledgeCase, KU_NOW, knowledgeUpdateCases } from "../support/knowledge-updates";
+import { firstKnowledgeUpdateCases, type KnowledgeCase, KU_NOW } from "../support/knowledge-updates";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // The service default must keep recency meaningful while favouring relevance over months-long
@@ -34,7 +34,7 @@ async function store(c: KnowledgeCase, vectors: Map<string, number[]>): Promise<
 
 describe("recency still matters under the default ranking", () => {
   it("ranks the newer fact above the one it replaced in ≥ 90 % of 60 generated knowledge updates", async () => {
-    const cases = knowledgeUpdateCases(60);
+    const cases = firstKnowledgeUpdateCases(60);
     const texts = [
       ...new Set(cases.flatMap((c) => [c.old.text, c.new.text, ...c.fillers.map((f) => f.text)])),
     ];

@@ -1,0 +1,38 @@
+/**
+ * A question's time focus, read from its words (English, deterministic, docs/adr/0025):
+ * - `present`: it asks for a state as it is now — an explicit marker ("now", "currently", "these
+ *   days", "latest", "still") or a present-tense state question ("Where does Alice live?", "Who is
+ *   Bob dating?", "What is her favourite food?") with no past marker and no time expression.
+ * - `past`: it asks for an earlier state or an event — "before", "used to", "previously",
+ *   "originally", "at first", a past-tense auxiliary ("What did…", "What was…"), a named time, or
+ *   "When…".
+ * - `none`: anything else (no question, or neither reading).
+ * Only `present` changes the ranking: the newest of the best few are lifted (ranking/currency.ts),
+ * so the version of a fact told last comes before the one it replaced. A `past` question ranks by
+ * the formula alone, so an old fact phrased like the question is found.
+ */
+export type Focus = "present" | "past" | "none";
+export const FOCUSES = ["present", "past", "none"] as const satisfies Focus[];
+
+const PRESENT_MARKER =
+  /\b(now|currently|current|these days|nowadays|latest|newest|most recent|at the moment|at present|still|anymore|any more|today)\b/i;
+const PAST_MARKER =
+  /\b(before|used to|use to|previous|previously|formerly|former|originally|at first|first time|earlier|ago|once|back then|in the past|last (?:week|month|year|time)|yesterday)\b/i;
+const PAST_AUX =
+  /\b(did|was|were|had|didn't|wasn't|weren't|hadn't)\b|\b\w+ed\b(?=\s+(?:to|in|at|for|with|on|by)\b)/i;
+const PRESENT_AUX = /\b(does|do|is|are|has|have|doesn't|don't|isn't|aren't|'s|'re)\b/i;
+/** A named time (a year, a month, a weekday): the question is about then, not now. */
+const NAMED_TIME =
+  /\b(1[89]\d\d|20\d\d|jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\b/i;
+
+/** The time focus of `query` (undefined or blank: `none`). */
+export function timeFocus(query: string | undefined): Focus {
+  const q = query?.trim();
+  if (!q) return "none";
+  // "When is her birthday?", "When did she go?": the question is about an event, not a state.
+  if (PAST_MARKER.test(q) || NAMED_TIME.test(q) || /^when\b/i.test(q)) return "past";
+  if (PRESENT_MARKER.test(q)) return "present";
+  if (PAST_AUX.test(q)) return "past";
+  if (PRESENT_AUX.test(q)) return "present";
+  return "none";
+}
