@@ -24,7 +24,7 @@ const MemoryRef = z
   .object({
     memoryId: z.string().min(1).max(64),
     revision: z.number().int().min(1),
-    // Every statement names the agent (keys lead with agent_id; ADR 0010). Jobs enqueued before
+    // Every statement names the agent (keys lead with agent_id; ADR 0011). Jobs enqueued before
     // it was carried fail validation and their rows are re-announced by the sweep.
     agentId: z.string().min(1).max(200),
   })

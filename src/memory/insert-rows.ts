@@ -22,7 +22,7 @@ export type InsertRow = {
  * statements: the rows travel as one JSON parameter (`jsonb_to_recordset`); the vectors by
  * binary COPY on Postgres (copy-vectors.ts), else as one text parameter split server-side.
  * Row-by-row parameters cost ~20 bind parameters per memory (chunks of 250 for the 65,535
- * limit) and 512 boxed numbers per vector through the query builder (docs/performance.md).
+ * limit) and 512 boxed numbers per vector through the query builder (docs/performance-history.md).
  * Statuses follow from what is supplied: given importance or vector = ready, else pending.
  */
 export async function insertMemoryRows(

@@ -17,7 +17,7 @@ export const githubEventKeys = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.key] }),
-    // Keys lead with the agent, as the memory's own (ADR 0010).
+    // Keys lead with the agent, as the memory's own (ADR 0011).
     foreignKey({
       columns: [t.agentId, t.memoryId],
       foreignColumns: [memories.agentId, memories.id],

@@ -64,7 +64,7 @@ export const memories = pgTable(
       .generatedAlwaysAs((): SQL => sql`to_tsvector('english'::regconfig, ${memories.description})`),
   },
   (t) => [
-    // The agent leads every key, so a table distributed by agent_id (Citus, ADR 0010) keeps
+    // The agent leads every key, so a table distributed by agent_id (Citus, ADR 0011) keeps
     // its keys; every query names the agent, so lookups by id use this index too.
     primaryKey({ columns: [t.agentId, t.id] }),
     index("memories_agent_created_idx").on(t.agentId, t.createdAt.desc(), t.id.desc()),

@@ -21,7 +21,7 @@ export const memoryEmbeddings = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    // Keys lead with the agent (the distribution column under Citus, ADR 0010); a vector always
+    // Keys lead with the agent (the distribution column under Citus, ADR 0011); a vector always
     // belongs to its memory's agent.
     primaryKey({ columns: [t.agentId, t.memoryId, t.model] }),
     foreignKey({

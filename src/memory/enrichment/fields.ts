@@ -17,7 +17,7 @@ import { memories } from "../../db/schema";
 export type EnrichedField = "importance" | "embedding";
 
 /** A memory at the revision a job was announced with. */
-/** A memory at one revision; the agent id routes every statement to the agent's rows (Citus, ADR 0010). */
+/** A memory at one revision; the agent id routes every statement to the agent's rows (Citus, ADR 0011). */
 export type MemoryRef = { memoryId: string; agentId: string; revision: number };
 
 /** The state columns of each field. */
