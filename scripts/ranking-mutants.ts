@@ -131,6 +131,31 @@ const MUTANTS: Mutant[] = [
     from: "ORDER BY last_accessed_at DESC LIMIT ${depth.recImp}",
     to: "ORDER BY last_accessed_at ASC LIMIT ${depth.recImp}",
   },
+  // The fused statement (ranking/relevance/relevance.ts's indexed rows, lexicon/stats.ts).
+  {
+    label: "fused: BM25's least value ignores memories without a posting",
+    file: `${R}ranking/relevance/relevance.ts`,
+    from: "CASE WHEN l.n < s.n THEN least(0::float8, l.lo) ELSE l.lo END",
+    to: "l.lo",
+  },
+  {
+    label: "fused: the cosine maximum 0.01 high",
+    file: `${R}ranking/relevance/relevance.ts`,
+    from: "max(cos) AS cos_hi",
+    to: "max(cos) + 0.01 AS cos_hi",
+  },
+  {
+    label: "fused: the kept count one more",
+    file: "src/memory/lexicon/stats.ts",
+    from: "coalesce(sum(docs), 0)::float8 AS n",
+    to: "(coalesce(sum(docs), 0) + 1)::float8 AS n",
+  },
+  {
+    label: "fused: a candidate's importance from the list's level",
+    file: `${R}statements/threshold.ts`,
+    from: "(SELECT ${alias}.id, ${alias}.last_accessed_at, ${alias}.importance) m",
+    to: "(SELECT ${alias}.id, ${alias}.last_accessed_at, 5 AS importance) m",
+  },
   // The full and sectioned statements.
   {
     label: "full: ties by id descending",

@@ -107,7 +107,7 @@ export const RetrieveRanking = RankingInForce.extend({
   }),
   plan: z.enum(STATEMENTS).openapi({
     description:
-      "The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fast = the threshold search over indexes (mode fast)",
+      "The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)",
   }),
   planReason: z.string().openapi({
     description:

@@ -38,6 +38,55 @@ describe("plan: the exact statements", () => {
       /negative/,
     ],
     ["lexical relevance", { lexical: { kind: "lexical", text: "x" } }, WHOLE, "full", /relevance lexical/],
+    [
+      "contextual relevance (the default's) over a whole stream",
+      { lexical: { kind: "contextual", text: "x" } },
+      WHOLE,
+      "fused",
+      /relevance contextual over a whole stream of 3,300\+ memories: .*GIN index/,
+    ],
+    [
+      "hybrid relevance over a whole stream",
+      { lexical: { kind: "hybrid", text: "x" } },
+      WHOLE,
+      "fused",
+      /hybrid/,
+    ],
+    [
+      "contextual relevance over a small stream",
+      { lexical: { kind: "contextual", text: "x" } },
+      { small: true, large: false },
+      "full",
+      /every memory scored/,
+    ],
+    [
+      "contextual relevance and a time window",
+      { lexical: { kind: "contextual", text: "x" }, timeWindow: { start: new Date(0), end: new Date(1) } },
+      WHOLE,
+      "full",
+      /time window/,
+    ],
+    [
+      "contextual relevance without a query vector",
+      { lexical: { kind: "contextual", text: "x" }, query: null },
+      WHOLE,
+      "full",
+      /every memory scored/,
+    ],
+    [
+      "contextual relevance and a negative weight",
+      { lexical: { kind: "contextual", text: "x" }, weights: { recency: -1, importance: 1, relevance: 1 } },
+      WHOLE,
+      "full",
+      /every memory scored/,
+    ],
+    [
+      "windowed relevance (BM25F needs every memory's length)",
+      { lexical: { kind: "windowed", text: "x" } },
+      WHOLE,
+      "full",
+      /relevance windowed/,
+    ],
     ["sections", { sections: [{ kinds: null, k: 3 }] }, WHOLE, "sections", /sections/],
   ] as const)("%s", (_, r, state, statement, reason) => {
     const p = choose(r as Partial<PlanRequest>, state);
@@ -48,8 +97,13 @@ describe("plan: the exact statements", () => {
   it("gives workers to the threshold statement and to fused relevance over a large stream only", () => {
     expect(choose({}).workers).toBe(true);
     const fused = { lexical: { kind: "contextual", text: "x" } } as const;
-    expect(choose(fused, { small: false, large: true })).toMatchObject({ statement: "full", workers: true });
+    expect(choose(fused, { small: false, large: true })).toMatchObject({ statement: "fused", workers: true });
     expect(choose(fused, WHOLE).workers).toBe(false);
+    const windowed = { lexical: { kind: "windowed", text: "x" } } as const;
+    expect(choose(windowed, { small: false, large: true })).toMatchObject({
+      statement: "full",
+      workers: true,
+    });
     expect(choose({ ...fused, query: null }, { small: false, large: true }).workers).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, queryRows } from "../../src/db/client";
 import { Invalid } from "../../src/lib/errors";
-import { runPlan, type ScoredRow } from "../../src/memory/retrieve/execute";
+import { exactStatement, runPlan, type ScoredRow } from "../../src/memory/retrieve/execute";
 import type { HnswIndex } from "../../src/memory/retrieve/hnsw-index";
 import { type Plan, plan, type RetrieveMode, type StreamState } from "../../src/memory/retrieve/plan";
 import { TEST_DATABASE_URL, uniq } from "../support/env";
@@ -12,8 +12,9 @@ import { type RefHit, referenceRanking, referenceSections } from "../support/ref
 
 // Every plan the planner can choose must rank a request as the README's formula does: each
 // random stream and request is ranked by every statement the planner picks for it under every
-// stream state and mode (full, sections, threshold, fast and its fallback), with pruning depths
-// small enough that the threshold and fast statements prune, and compared with the reference
+// stream state and mode (full, sections, threshold, fused, fast and its fallback), with pruning
+// depths small enough that the threshold, fused and fast statements prune (the fused statement's
+// rows must also equal the full statement's bit for bit), and compared with the reference
 // (test/support/reference-ranking.ts): the same top k (ties within float rounding may swap), the
 // same scores and scaled components. AGREEMENT_RUNS sets the number of cases (default 80);
 // FUZZ_SEED replays a run (printed on failure). scripts/ranking-mutants.ts checks that this test
@@ -153,11 +154,24 @@ describe("every plan ranks as the README's formula (reference implementation)", 
               expectAgreement(rows, want[i] ?? [], s.k, params.weights, `${label} section ${i}`);
             });
           } else expectAgreement(result.rows, referenceRanking(memories, o), params.k, params.weights, label);
+          // The fused statement prunes what the full statement scores: the same rows, bit for bit.
+          if (result.ran.statement === "fused") {
+            const full = await db.transaction((tx) =>
+              queryRows<ScoredRow>(
+                tx,
+                exactStatement({ statement: "full", reason: "", workers: false }, params),
+              ),
+            );
+            const bits = (rows: ScoredRow[]) =>
+              rows.map((r) => [r.id, r.score, r.sRecency, r.sImportance, r.sRelevance].map(String).join(" "));
+            expect(bits(result.rows), "fused against full, bit for bit").toEqual(bits(full));
+          }
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
     // Every statement was checked, and the fast search answered by itself at least once.
-    for (const s of ["full", "sections", "threshold", "fast"]) expect(ran.get(s) ?? 0, s).toBeGreaterThan(0);
+    for (const s of ["full", "sections", "threshold", "fused", "fast"])
+      expect(ran.get(s) ?? 0, s).toBeGreaterThan(0);
   }, 120_000);
 });

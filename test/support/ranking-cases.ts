@@ -109,8 +109,8 @@ const general = {
 };
 
 /**
- * Half the cases are where the threshold and fast statements prune: whole streams of a dozen or
- * more memories ranked by vector relevance for a small k, with short lists, so the k-th memory is
+ * Half the cases are where the threshold, fused and fast statements prune: whole streams of a
+ * dozen or more memories ranked by vector or fused relevance for a small k, with short lists, so the k-th memory is
  * often in none of them and a wrong bound shows.
  */
 const pruning = {
@@ -122,7 +122,8 @@ const pruning = {
       maxLength: 60,
     }),
   ),
-  relevance: fc.constant("vector"),
+  // Fused relevance (the default's, pruned by the fused statement) one time in 2.
+  relevance: fc.constantFrom("vector", "vector", "hybrid", "contextual"),
   query: gridVector,
   k: fc.integer({ min: 1, max: 5 }),
   narrow: fc.constant(false),

@@ -3,6 +3,7 @@ import { type Db, queryRows } from "../../db/client";
 import { type ExactPlan, exactPlan, type Plan, type StreamState } from "./plan";
 import { type Depth, fastRank, useIndexPaths } from "./statements/fast";
 import { fullRankQuery } from "./statements/full";
+import { fusedRankQuery } from "./statements/fused";
 import type { RankParams } from "./statements/params";
 import { sectionRankQuery } from "./statements/sections";
 import { thresholdRankQuery } from "./statements/threshold";
@@ -50,7 +51,8 @@ export async function runPlan<R extends ScoredRow>(
   } else exact = plan;
   await useExactScan(tx, exact.workers);
   const rows = await queryRows<R>(tx, exactStatement(exact, p, tuning));
-  const unpruned = exact.statement === "threshold" && rows[0]?.pruned === false;
+  const unpruned =
+    (exact.statement === "threshold" || exact.statement === "fused") && rows[0]?.pruned === false;
   return {
     rows,
     ran: exact,
@@ -76,6 +78,8 @@ export function exactStatement(plan: ExactPlan, p: RankParams, tuning: Tuning = 
       return sectionRankQuery({ ...p, sections: p.sections });
     case "threshold":
       return thresholdRankQuery(p, { listSize: tuning.listSize, mostRelevant: tuning.mostRelevant });
+    case "fused":
+      return fusedRankQuery(p, { listSize: tuning.listSize, mostRelevant: tuning.mostRelevant });
     case "full":
       return fullRankQuery(p);
   }

@@ -9,9 +9,10 @@ export type RetrieveMode = "auto" | "exact" | "fast";
 /**
  * The ranking statements (statements/): `full` scores every candidate; `sections` does so per
  * section; `threshold` ranks a whole stream exactly while joining only the memories that can
- * still reach the top k; `fast` is the threshold search over indexes (exact as far as HNSW is).
+ * still reach the top k; `fused` does so for relevance fused from words and a vector, its words
+ * read through the GIN index; `fast` is the threshold search over indexes (exact as far as HNSW is).
  */
-export const STATEMENTS = ["full", "sections", "threshold", "fast"] as const;
+export const STATEMENTS = ["full", "sections", "threshold", "fused", "fast"] as const;
 export type Statement = (typeof STATEMENTS)[number];
 
 export type ExactPlan = {
@@ -135,6 +136,15 @@ export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Exa
   const full = (reason: string, workers = false): ExactPlan => ({ statement: "full", reason, workers });
   if (narrowed(r)) return full("filters or a time window: every candidate scored");
   const kind = r.lexical?.kind ?? "vector";
+  const w = r.weights;
+  const negative = w.recency < 0 || w.importance < 0 || w.relevance < 0;
+  if ((kind === "hybrid" || kind === "contextual") && r.query && !negative && !state.small) {
+    return {
+      statement: "fused",
+      reason: `relevance ${kind} over a whole stream of ${count(MIN_STREAM)}+ memories: every memory's relevance (words through the GIN index), only memories that can reach the top k scored`,
+      workers: state.large,
+    };
+  }
   if (r.lexical) {
     // BM25 and the neighbour window need every candidate; workers split the scans of a large stream.
     const fused = kind !== "lexical" && r.query !== null;
@@ -147,9 +157,7 @@ export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Exa
     return full(`relevance ${kind}: every memory scored`);
   }
   if (!r.query) return full("no query vector: every memory scored");
-  const w = r.weights;
-  if (w.recency < 0 || w.importance < 0 || w.relevance < 0)
-    return full("a negative weight: every memory scored");
+  if (negative) return full("a negative weight: every memory scored");
   if (state.small) return full(`stream under ${count(MIN_STREAM)} memories: every memory scored`);
   // Workers always: the pass over the distances splits (the planner starts none for small streams).
   return {

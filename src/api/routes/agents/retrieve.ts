@@ -169,7 +169,8 @@ const route = createRoute({
     "cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under",
     "MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not.",
     "`ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole",
-    "stream ranked exactly, scoring only memories that can reach the top k; fast) and `ranking.planReason` why (docs/adr/0023).",
+    "stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance;",
+    "fast) and `ranking.planReason` why (docs/adr/0023).",
     "Each memory's `score` is exactly Σ weight · `scores` (the scaled components), so hits can be re-ranked under other weights.",
   ].join(" "),
   request: {

@@ -45,7 +45,6 @@ export function thresholdRankQuery(
   if (!q) throw new Error("thresholdRankQuery needs a query vector");
   const agent = p.agentId;
   const fresh = p.fresh ?? [];
-  const w = p.weights;
   // The agent's vectors of the query's model (stored ones, and `fresh`).
   const stored = (memoryId: SQL) =>
     sql`FROM memory_embeddings e WHERE e.agent_id = ${agent} AND e.memory_id = ${memoryId}
@@ -60,6 +59,53 @@ export function thresholdRankQuery(
     fresh.length === 0
       ? sql``
       : sql`, (SELECT ${cosineSql(sql`f.embedding`, q)} FROM fresh f WHERE f.id = ${memoryId})`;
+  return thresholdOver(
+    p,
+    {
+      head: freshSql(fresh, "").cte,
+      d: sql`SELECT e.memory_id AS id, ${cosineSql(sql`e.embedding`, q)} AS rel
+      FROM memory_embeddings e
+      WHERE e.agent_id = ${agent} AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
+      ${freshRows}`,
+      // The list's relevance by primary-key lookups of its vectors (the same distance as in d).
+      listRel: {
+        join: sql`LEFT JOIN LATERAL (SELECT ${cosineSql(sql`e.embedding`, q)} AS rel ${stored(sql`blist.id`)} OFFSET 0) v ON true`,
+        expr: sql`coalesce(v.rel ${freshRel(sql`blist.id`)})`,
+      },
+      complete: false,
+    },
+    { listSize, mostRelevant },
+  );
+}
+
+/**
+ * Where a threshold statement's relevance comes from:
+ * - `head`: CTEs before `d` (each ending with a comma);
+ * - `d`: rows (id, rel), the raw relevance of every memory that has one (the statement reads it
+ *   twice after its bounds: for the list's seeds' bound and for the memories that can pass it);
+ * - `listRel`: how the recency + importance list (`blist`) gets its memories' relevance;
+ * - `complete`: every memory of the stream has a row in `d`, so no memory is left whose score
+ *   is only bounded by the list (vector relevance: memories without a vector of the model);
+ * - `carries`: `d` also has each memory's `last_accessed_at` and `importance`, read in the same
+ *   pass as its relevance, so candidates are scored from `d`'s rows instead of a primary-key
+ *   probe of `memories` each.
+ */
+export type ThresholdSource = {
+  head: SQL;
+  d: SQL;
+  listRel: { join: SQL; expr: SQL };
+  complete: boolean;
+  carries?: boolean;
+};
+
+/** The threshold statement over any relevance source (the steps above). */
+export function thresholdOver(
+  p: RankParams,
+  src: ThresholdSource,
+  { listSize = RECENT_IMPORTANT, mostRelevant = MOST_RELEVANT } = {},
+): SQL {
+  const agent = p.agentId;
+  const w = p.weights;
   const rec = (column: SQL) => recencySql(p, column);
   const bm = sql`(SELECT b_m FROM bm)`;
   // The k-th best exact score among the rows of `cte` (id, rec, imp, rel); -Infinity if fewer.
@@ -73,15 +119,16 @@ export function thresholdRankQuery(
   const level = (cond: SQL) =>
     sql`SELECT id, ${importanceSql(sql`importance`)} AS imp, ${rec(sql`last_accessed_at`)} AS rec FROM memories
         WHERE agent_id = ${agent} AND ${cond} ORDER BY last_accessed_at DESC LIMIT ${listSize}`;
-  const probe = (id: SQL) =>
-    sql`CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
-          WHERE agent_id = ${agent} AND id = ${id} OFFSET 0) m`;
+  // A candidate's memory row `m` (id, last_accessed_at, importance): `alias`'s own columns when
+  // `d` carries them, else a primary-key probe.
+  const probe = (alias: string) =>
+    src.carries
+      ? sql.raw(`CROSS JOIN LATERAL (SELECT ${alias}.id, ${alias}.last_accessed_at, ${alias}.importance) m`)
+      : sql`CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
+          WHERE agent_id = ${agent} AND id = ${sql.raw(`${alias}.id`)} OFFSET 0) m`;
+  const carried = sql.raw(src.carries ? ", last_accessed_at, importance" : "");
   return sql`
-    WITH ${freshSql(fresh, "").cte} d AS MATERIALIZED (
-      SELECT e.memory_id AS id, ${cosineSql(sql`e.embedding`, q)} AS rel
-      FROM memory_embeddings e
-      WHERE e.agent_id = ${agent} AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
-      ${freshRows}
+    WITH ${src.head} d AS MATERIALIZED (${src.d}
     ),
     -- One pass over the distances for both relevance bounds and the count.
     dagg AS MATERIALIZED (SELECT min(rel) AS rel_lo, max(rel) AS rel_hi, count(*) AS n FROM d),
@@ -97,11 +144,10 @@ export function thresholdRankQuery(
     bm AS (
       SELECT CASE WHEN count(*) >= ${listSize} THEN min(b) ELSE '-Infinity'::float8 END AS b_m FROM blist
     ),
-    -- The list with its relevance, by primary-key lookups of its vectors (the same distance as
-    -- in d), and kth0: the k-th best exact score among it, a first lower bound of the true k-th.
+    -- The list with its relevance, and kth0: the k-th best exact score among it, a first lower
+    -- bound of the true k-th.
     bseed AS MATERIALIZED (
-      SELECT blist.id, blist.rec, blist.imp, coalesce(v.rel ${freshRel(sql`blist.id`)}) AS rel FROM blist
-      LEFT JOIN LATERAL (SELECT ${cosineSql(sql`e.embedding`, q)} AS rel ${stored(sql`blist.id`)} OFFSET 0) v ON true
+      SELECT blist.id, blist.rec, blist.imp, ${src.listRel.expr} AS rel FROM blist ${src.listRel.join}
     ),
     kth0 AS MATERIALIZED (SELECT ${kthOf("bseed")} AS kth),
     -- The relevance a memory outside the list needs to reach kth0 (ranking/bounds.ts).
@@ -112,7 +158,7 @@ export function thresholdRankQuery(
     -- comparison each). The true k-th score is at least kth0, so whatever can still reach the
     -- top k is in here. OFFSET 0: the bound is evaluated in the pass, not after a join.
     over0 AS MATERIALIZED (
-      SELECT d.id, d.rel FROM d WHERE d.rel >= (SELECT rel FROM cut0) OFFSET 0
+      SELECT id, rel ${carried} FROM d WHERE d.rel >= (SELECT rel FROM cut0) OFFSET 0
     ),
     -- The seeds: the list and the most relevant of over0 (usually a few hundred rows to sort,
     -- not the whole stream), whose scores raise the bound. They stay candidates.
@@ -121,16 +167,16 @@ export function thresholdRankQuery(
         SELECT id, rec, imp, rel FROM bseed
         UNION
         SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, r.rel
-        FROM (SELECT id, rel FROM over0 ORDER BY rel DESC LIMIT ${mostRelevant}) r
-        ${probe(sql`r.id`)}
+        FROM (SELECT id, rel ${carried} FROM over0 ORDER BY rel DESC LIMIT ${mostRelevant}) r
+        ${probe("r")}
       ) s
     ),
     kth AS MATERIALIZED (SELECT ${kthOf("seed")} AS kth),
     -- Whether no memory without a vector can reach the k-th score; else every memory is ranked.
-    g AS MATERIALIZED (SELECT ${beatsSql(sql`kth.kth`, sql`bm.b_m`)} AS certain FROM kth, bm),
+    g AS MATERIALIZED (SELECT ${src.complete ? sql`true` : beatsSql(sql`kth.kth`, sql`bm.b_m`)} AS certain FROM kth, bm),
     -- Memories outside the seeds that can still reach the top k, with their relevance.
     more AS MATERIALIZED (
-      SELECT over0.id, over0.rel FROM over0 CROSS JOIN bnd
+      SELECT over0.id, over0.rel ${sql.raw(src.carries ? ", over0.last_accessed_at, over0.importance" : "")} FROM over0 CROSS JOIN bnd
       WHERE (SELECT certain FROM g) AND ${canReachSql(w, bm, sql`over0.rel`, sql`(SELECT kth FROM kth)`, "bnd")}
         AND NOT EXISTS (SELECT 1 FROM seed WHERE seed.id = over0.id)
     ),
@@ -140,7 +186,7 @@ export function thresholdRankQuery(
       SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, more.rel
       FROM more
       -- A primary-key probe per candidate (OFFSET 0: the planner would hash every memory).
-      ${probe(sql`more.id`)}
+      ${probe("more")}
       UNION ALL
       SELECT m.id, ${rec(sql`m.last_accessed_at`)}, ${importanceSql(sql`m.importance`)}, d.rel
       FROM memories m LEFT JOIN d ON d.id = m.id

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { minMaxOverSql } from "../scale";
+import { lexiconStatsSql } from "../../../lexicon/stats";
+import { minMaxOverSql, minMaxSql } from "../scale";
 import { basePostings, bm25Ctes, lexHead, lexicalColumns, lexStatsOf, standalonePostings } from "./bm25";
 import {
   CONTEXT_FIELD_WEIGHT,
@@ -30,14 +31,28 @@ import { cosineSql, freshSql } from "./vector";
  */
 export type RelevanceSql = { ctes: SQL; join: SQL; expr: SQL; source?: SQL };
 
+/**
+ * Where the candidates' rows come from: `filtered` joins the tables under `where` first;
+ * `whole` reads the agent's whole stream, each table by a subquery of its own; `indexed` (the
+ * fused threshold statement's; hybrid and contextual relevance with a query vector, whole
+ * stream) reads no tsvector of a memory without a query lexeme: BM25's postings come from the
+ * GIN index over (agent_id, description_tsv) for the memories holding one, its count and
+ * average length from the statistics the triggers keep (lexicon/stats.ts, ADR 0024), the fused
+ * parts' bounds from aggregates instead of windows over every row, and the source rows carry
+ * the raw last access and importance (the statement computes recency only for the memories
+ * that can reach the top k). The same values as `whole`, bit for bit.
+ */
+export type RelevanceRows = "filtered" | "whole" | "indexed";
+
 export function relevanceSql(
   agentId: string,
   vector: QueryVector | null,
   lexical: LexicalQuery | undefined,
   where: SQL | undefined,
   fresh: FreshVector[] = [],
-  whole = false,
+  whole: boolean | RelevanceRows = false,
 ): RelevanceSql {
+  const rows: RelevanceRows = whole === true ? "whole" : whole === false ? "filtered" : whole;
   const f = vector
     ? freshSql(fresh, "memories.id")
     : { cte: sql``, join: sql``, embedding: sql`e.embedding` };
@@ -56,25 +71,50 @@ export function relevanceSql(
   }
   const a = lexical.vectorShare ?? HYBRID_VECTOR_SHARE;
   const fieldWeight = lexical.kind === "windowed" ? CONTEXT_FIELD_WEIGHT : 0;
-  const fused = sql`${f.cte}${lexHead(lexical.text)}
-    rel_base AS MATERIALIZED (${
-      whole && vector
-        ? wholeStreamBase(agentId, vector, where, fresh.length > 0)
-        : sql`
+  const indexed = rows === "indexed";
+  if (indexed && (!vector || fieldWeight > 0))
+    throw new Error("indexed relevance rows need a query vector and hybrid or contextual relevance");
+  // The columns ranking reads besides `rel`, carried through (indexed rows: what the threshold
+  // statement scores its candidates by).
+  const carry = indexed ? "last_accessed_at, importance, " : "kind, last_accessed_at, importance, ";
+  const base = indexed
+    ? indexedBase(agentId, vector as QueryVector, where, fresh.length > 0)
+    : rows === "whole" && vector
+      ? wholeStreamBase(agentId, vector, where, fresh.length > 0)
+      : sql`
       SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
         memories.created_at AS at, ${cosine} AS cos, ${lexicalColumns}
       FROM memories ${embeddings}
-      WHERE ${where}`
-    }
-    ),${bm25Ctes(basePostings, sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`, fieldWeight)}
+      WHERE ${where}`;
+  const lex = indexed
+    ? bm25Ctes(standalonePostings(where), lexiconStatsSql(agentId), 0)
+    : bm25Ctes(
+        basePostings,
+        sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`,
+        fieldWeight,
+      );
+  const fused = sql`${f.cte}${lexHead(lexical.text)}
+    rel_base AS MATERIALIZED (${base}
+    ),${lex}
     rel_raw AS (
-      SELECT r.id, r.kind, r.last_accessed_at, r.importance, r.at, r.cos, coalesce(lex.score, 0) AS bm25
+      SELECT r.id, ${sql.raw(carry.replace(/(\w+), /g, "r.$1, "))}r.at, r.cos, coalesce(lex.score, 0) AS bm25
       FROM rel_base r LEFT JOIN lex ON lex.id = r.id
     ),
+    ${
+      indexed
+        ? sql`${indexedBounds}
     rel_fused AS (
-      SELECT id, kind, last_accessed_at, importance, at,
+      SELECT id, ${sql.raw(carry)}at,
+        ${a}::float8 * ${minMaxSql(sql`cos`, sql`rel_rb.cos_lo`, sql`rel_rb.cos_hi`, 0)}
+        + ${1 - a}::float8 * ${minMaxSql(sql`bm25`, sql`rel_rb.bm25_lo`, sql`rel_rb.bm25_hi`, 0)} AS rel
+      FROM rel_raw CROSS JOIN rel_rb
+    ),`
+        : sql`
+    rel_fused AS (
+      SELECT id, ${sql.raw(carry)}at,
         ${a}::float8 * ${minMaxOverSql("cos", 0)} + ${1 - a}::float8 * ${minMaxOverSql("bm25", 0)} AS rel FROM rel_raw
-    ),`;
+    ),`
+    }`;
   if (lexical.kind === "hybrid") {
     return {
       ctes: fused,
@@ -87,7 +127,7 @@ export function relevanceSql(
   return {
     ctes: sql`${fused}
     rel_ctx AS (
-      SELECT id, kind, last_accessed_at, importance,
+      SELECT id, ${sql.raw(carry)}
         rel + ${CONTEXT_SHARE}::float8 * greatest(coalesce(lag(rel) OVER w, 0), coalesce(lead(rel) OVER w, 0)) AS rel
       FROM rel_fused WINDOW w AS (ORDER BY at, id COLLATE "C")
     ),`,
@@ -114,6 +154,40 @@ function wholeStreamBase(agentId: string, vector: QueryVector, where: SQL | unde
           memories.created_at AS at, ${lexicalColumns}
         FROM memories WHERE ${where} OFFSET 0
       ) m LEFT JOIN (
+        SELECT e.memory_id, ${cosineSql(sql`e.embedding`, vector)} AS cos FROM memory_embeddings e
+        WHERE e.agent_id = ${agentId} AND e.model = ${vector.model} AND e.dimensions = ${vector.dimensions} OFFSET 0
+      ) e ON e.memory_id = m.id ${fresh ? sql`LEFT JOIN fresh ON fresh.id = m.id` : sql``}`;
+}
+
+/**
+ * The bounds of the fused parts over the whole stream, as the window aggregates of
+ * minMaxOverSql take them over every row, without a window over every row: the cosines' from
+ * `rel_base`; BM25's from the `lex` rows alone, since every other memory scores 0 (BM25 of a
+ * posting is > 0: idf and tf are), which counts only when some memory has no posting (fewer
+ * `lex` rows than the kept count `n`). min and max pick a value, so they are the same bit for bit.
+ */
+const indexedBounds = sql`
+    rel_rb AS MATERIALIZED (
+      SELECT c.cos_lo, c.cos_hi,
+        CASE WHEN l.n < s.n THEN least(0::float8, l.lo) ELSE l.lo END AS bm25_lo,
+        CASE WHEN l.n < s.n THEN greatest(0::float8, l.hi) ELSE l.hi END AS bm25_hi
+      FROM (SELECT min(cos) AS cos_lo, max(cos) AS cos_hi FROM rel_base) c,
+        (SELECT count(*) AS n, min(score) AS lo, max(score) AS hi FROM lex) l, lex_stats s
+    ),`;
+
+/**
+ * `rel_base` of indexed rows: every memory's id, last access, importance and createdAt (no
+ * tsvector) and its cosine, by the same subqueries as wholeStreamBase; BM25 comes from the GIN postings.
+ */
+function indexedBase(agentId: string, vector: QueryVector, where: SQL | undefined, fresh: boolean): SQL {
+  const cos = fresh ? sql`coalesce(e.cos, ${cosineSql(sql`fresh.embedding`, vector)})` : sql`e.cos`;
+  return sql`
+      SELECT m.id, m.last_accessed_at, m.importance, m.at, ${cos} AS cos
+      FROM (
+        SELECT memories.id, memories.last_accessed_at, memories.importance, memories.created_at AS at
+        FROM memories WHERE ${where} OFFSET 0
+      ) m
+      LEFT JOIN (
         SELECT e.memory_id, ${cosineSql(sql`e.embedding`, vector)} AS cos FROM memory_embeddings e
         WHERE e.agent_id = ${agentId} AND e.model = ${vector.model} AND e.dimensions = ${vector.dimensions} OFFSET 0
       ) e ON e.memory_id = m.id ${fresh ? sql`LEFT JOIN fresh ON fresh.id = m.id` : sql``}`;
