@@ -10,6 +10,10 @@
  *   per question and alternating (bench/lib/paired.ts), at `BENCH_DEFAULT_SIZES` (default
  *   1000,10000,100000; `BENCH_FULL=1` adds 1,000,000). The query vector is computed beforehand:
  *   its time is reported beside (`embed p50`), as the target asks.
+ * - `statement`: the default's ranking statement alone on whole streams (no time window), the
+ *   fused statement (plan `fused`, issue 27) against the full statement it replaced, paired per
+ *   question and alternating, in a transaction with retrieve's settings; rankings compared bit for
+ *   bit (ids and scores), at the `scale` sizes from 10k.
  * - `concurrency`: 16 clients at once against one, each retrieving with the default from its own
  *   1k-memory stream with query text (embedded by the service, distinct questions so the cache
  *   never answers): throughput ratio, target ≥ 1.8×.
@@ -22,16 +26,21 @@ import { resolve } from "node:path";
 import postgres from "postgres";
 import { composeSystem, type System } from "../src/compose";
 import { loadConfig } from "../src/config";
+import { queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
+import { exactStatement, useExactScan } from "../src/memory/retrieve/execute";
+import { WORKERS_MIN_STREAM } from "../src/memory/retrieve/plan";
+import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import { retrieve } from "../src/memory/retrieve/retrieve";
+import type { RankParams } from "../src/memory/retrieve/statements/params";
 import { appCall, type Call, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
-import { pairedRuns } from "./lib/paired";
+import { pairedRuns, pairedSummary } from "./lib/paired";
 import { printTable, quantile, writeResults } from "./lib/stats";
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
 const url = process.env.EVAL_DATABASE_URL ?? (await ownDatabase("memstream_bench_default"));
-const PARTS = (process.env.BENCH_DEFAULT_PARTS ?? "scale,concurrency,pglite,backlog").split(",");
+const PARTS = (process.env.BENCH_DEFAULT_PARTS ?? "scale,statement,concurrency,pglite,backlog").split(",");
 const SIZES = (process.env.BENCH_DEFAULT_SIZES ?? "1000,10000,100000").split(",").map(Number);
 if (process.env.BENCH_FULL === "1" && !SIZES.includes(1_000_000)) SIZES.push(1_000_000);
 const N = Number(process.env.N ?? 40);
@@ -47,6 +56,7 @@ const results: Record<string, unknown> = { at: new Date().toISOString() };
 
 try {
   if (PARTS.includes("scale")) results.scale = await scale();
+  if (PARTS.includes("statement")) results.statement = await statement();
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
   if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
@@ -105,6 +115,55 @@ async function scale() {
   }
   console.log(
     `\nthe default (contextual relevance from words and vectors) against the paper preset, LoCoMo turns copied to each size, ${asked.length} questions x 2 rounds, paired`,
+  );
+  printTable(rows);
+  return rows;
+}
+
+/** The fused statement against the full statement for the default on whole streams, paired per question. */
+async function statement() {
+  const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
+  const ranking = PRESETS[DEFAULT_PRESET];
+  const rows = [];
+  for (const size of SIZES.filter((s) => s >= 10_000)) {
+    const agent = await scaledAgent(size);
+    const params = (i: number): RankParams => {
+      const q = asked[i] as Query;
+      return {
+        agentId: agent,
+        filters: {},
+        query: {
+          vector: `[${(vectors[i] as number[]).join(",")}]`,
+          model: system.providers.embedder.modelId,
+          dimensions: 512,
+        },
+        lexical: {
+          kind: ranking.relevance as "contextual",
+          text: q.question,
+          vectorShare: ranking.vectorShare,
+        },
+        timeWindow: null,
+        now: new Date(q.now),
+        decay: ranking.decay,
+        recencyUnit: ranking.recencyUnit,
+        weights: ranking.weights,
+        k: 10,
+        touch: false,
+      };
+    };
+    const workers = size >= WORKERS_MIN_STREAM;
+    const p = await pairedRuns(asked.length, async (side, i) => {
+      const chosen = { statement: side === "base" ? "full" : "fused", reason: "", workers } as const;
+      const ranked = await system.database.db.transaction(async (tx) => {
+        await useExactScan(tx, workers);
+        return queryRows<{ id: string; score: number }>(tx, exactStatement(chosen, params(i)));
+      });
+      return ranked.map((r) => `${r.id}:${r.score}`).join(",");
+    });
+    rows.push({ memories: size.toLocaleString("en-US"), ...pairedSummary(p) });
+  }
+  console.log(
+    `\nthe default's statement on whole streams: fused (new) against full (base), ${asked.length} questions x 2 rounds, paired`,
   );
   printTable(rows);
   return rows;

@@ -21,7 +21,7 @@ import { MOST_RELEVANT, RECENT_IMPORTANT, thresholdOver } from "./threshold";
  *    and `memories` read, for a few hundred memories instead of the whole stream, and only the
  *    k best rows are read in full.
  * Needs a query vector, hybrid or contextual relevance, no filter, no time window and weights
- * ≥ 0 (plan.ts). Windowed relevance (BM25F) needs every memory's length for its windows' and is
+ * ≥ 0; the planner gives it streams of 50,000+ memories, where it pays (plan.ts). Windowed relevance (BM25F) needs every memory's length for its windows' and is
  * ranked by the full statement.
  */
 export function fusedRankQuery(
