@@ -139,7 +139,7 @@ export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Exa
   const w = r.weights;
   const negative = w.recency < 0 || w.importance < 0 || w.relevance < 0;
   // The fused statement pays only on large streams (paired against the full statement on the
-  // LoCoMo turns, identical rankings: 0.86x the time at 100k, 1.00x at 10k; docs/performance.md).
+  // LoCoMo turns, identical rankings: 0.86x the time at 100k, 1.00x at 10k; docs/performance-history.md).
   if ((kind === "hybrid" || kind === "contextual") && r.query && !negative && state.large) {
     return {
       statement: "fused",
