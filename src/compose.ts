@@ -57,6 +57,7 @@ export async function composeSystem(
 ): Promise<System> {
   const database = await openDatabase({
     url: config.databaseUrl,
+    distributed: config.distributed,
     dataDir: config.dataDir,
     onQuery: overrides.onQuery,
   });

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.string().url().optional(),
+  /** `citus`: DATABASE_URL is a Citus coordinator; migrating distributes the tables by agent_id. */
+  MEMSTREAM_DISTRIBUTED: z.enum(["citus", "off"]).default("off"),
   MEMSTREAM_DATA_DIR: z.string().default(".memstream/data"),
   MEMSTREAM_API_KEYS: list.optional(),
   MEMSTREAM_ALLOW_NO_AUTH: bool.default(false),
@@ -43,6 +45,8 @@ const EnvSchema = z.object({
     .default(32 * 1024 * 1024),
   MEMSTREAM_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   REDIS_URL: z.string().optional(),
+  /** REDIS_URL is one node (the seed) of a Redis Cluster; the queue prefix then needs a hash tag. */
+  REDIS_CLUSTER: bool.default(false),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   EMBEDDING_PROVIDER: z.enum(["offline", "openai"]).optional(),
@@ -54,11 +58,14 @@ const EnvSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
   /** Whether the API process also runs the enrichment workers (`off` when `npm run worker` runs them). */
   MEMSTREAM_WORKERS: z.enum(["in-process", "off"]).default("in-process"),
-  /** Redis key prefix of the queues; one per deployment (tests use one per file). */
+  /**
+   * Redis key prefix of the queues; one per deployment (tests use one per file). On a Redis Cluster
+   * it must hold a hash tag, `{memstream}` by default there.
+   */
   MEMSTREAM_QUEUE_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9_.-]+$/)
-    .default("memstream"),
+    .regex(/^[A-Za-z0-9_.{}-]+$/)
+    .optional(),
   MEMSTREAM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   MEMSTREAM_JOB_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   MEMSTREAM_JOB_BACKOFF_MS: z.coerce.number().int().min(1).default(2_000),
@@ -139,6 +146,8 @@ export type Config = {
   host: string;
   /** Null means zero-config mode: embedded PGlite in `dataDir`. */
   databaseUrl: string | null;
+  /** `citus`: the tables are distributed by agent_id on a Citus cluster (docs/adr/0011-scale-out.md). */
+  distributed: "citus" | null;
   dataDir: string;
   /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
   apiKeys: ApiKey[];
@@ -152,6 +161,8 @@ export type Config = {
   maxBodyBytes: number;
   logLevel: "debug" | "info" | "warn" | "error";
   redisUrl: string | null;
+  /** REDIS_URL names a seed node of a Redis Cluster (ioredis Cluster; hash-tagged queue prefix). */
+  redisCluster: boolean;
   openai: { baseURL: string; apiKey?: string; timeoutMs: number; maxRetries: number } | null;
   embedding: {
     provider: "offline" | "openai";
@@ -242,11 +253,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (embeddingProvider === "openai" && !e.EMBEDDING_MODEL) {
     throw new Error("EMBEDDING_PROVIDER=openai needs EMBEDDING_MODEL.");
   }
+  const queuePrefix = e.MEMSTREAM_QUEUE_PREFIX ?? (e.REDIS_CLUSTER ? "{memstream}" : "memstream");
+  // BullMQ's scripts touch several keys of a queue at once; a cluster runs them only when all the
+  // keys hash to one slot, which a `{tag}` in the prefix guarantees.
+  if (e.REDIS_CLUSTER && !/\{[^{}]+\}/.test(queuePrefix)) {
+    throw new Error(
+      `REDIS_CLUSTER=true needs a hash tag in MEMSTREAM_QUEUE_PREFIX (e.g. {memstream}); got ${queuePrefix}`,
+    );
+  }
+  if (e.REDIS_CLUSTER && !e.REDIS_URL)
+    throw new Error("REDIS_CLUSTER=true needs REDIS_URL (a node of the cluster).");
+  if (e.MEMSTREAM_DISTRIBUTED === "citus" && !e.DATABASE_URL) {
+    throw new Error("MEMSTREAM_DISTRIBUTED=citus needs DATABASE_URL (the Citus coordinator).");
+  }
   if (e.LLM_MODEL && !openai) throw new Error("LLM_MODEL needs OPENAI_BASE_URL (or OPENAI_API_KEY).");
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL ?? null,
+    distributed: e.MEMSTREAM_DISTRIBUTED === "citus" ? "citus" : null,
     dataDir: e.MEMSTREAM_DATA_DIR,
     apiKeys,
     adminKeys: e.MEMSTREAM_ADMIN_KEYS ?? [],
@@ -254,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.MEMSTREAM_MAX_BODY_BYTES,
     logLevel: e.MEMSTREAM_LOG_LEVEL,
     redisUrl: e.REDIS_URL ?? null,
+    redisCluster: e.REDIS_CLUSTER,
     openai,
     embedding: {
       provider: embeddingProvider,
@@ -278,7 +304,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     jobs: {
       workers: e.MEMSTREAM_WORKERS,
-      queuePrefix: e.MEMSTREAM_QUEUE_PREFIX,
+      queuePrefix,
       concurrency: e.MEMSTREAM_WORKER_CONCURRENCY,
       attempts: e.MEMSTREAM_JOB_ATTEMPTS,
       backoffMs: e.MEMSTREAM_JOB_BACKOFF_MS,

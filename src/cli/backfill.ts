@@ -49,7 +49,11 @@ const { embedder } = await createProviders({
       },
 });
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  distributed: config.distributed,
+});
 await database.migrate();
 const started = Date.now();
 const progress = progressBar();

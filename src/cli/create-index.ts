@@ -25,7 +25,12 @@ const { values } = parseArgs({
 const config = loadConfig();
 const model = values.model ?? config.embedding.model;
 if (!model) throw new Error("--model is required (or set EMBEDDING_MODEL)");
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  distributed: config.distributed,
+  poolSize: 1,
+});
 try {
   await database.migrate();
   const db = database.db;

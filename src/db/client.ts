@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { projectPath } from "../lib/paths";
+import { type Distribution, distributeOnCitus } from "./distribute";
 import * as schema from "./schema";
 import { noDelaySocket } from "./socket";
 
@@ -12,7 +13,10 @@ export type Database = {
   db: Db;
   /** `postgres` (a server via DATABASE_URL) or `pglite` (embedded, zero-config). */
   kind: "postgres" | "pglite";
-  /** Runs the migrations in `migrations/` (idempotent, serialized across processes on Postgres). */
+  /**
+   * Runs the migrations in `migrations/` (idempotent, serialized across processes on Postgres), then
+   * the distribution step when the database is distributed (src/db/distribute.ts).
+   */
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -24,8 +28,15 @@ export async function openDatabase(opts: {
   poolSize?: number;
   /** Sees the text of every statement sent to Postgres (tests check what queries name). */
   onQuery?: (query: string) => void;
+  /** MEMSTREAM_DISTRIBUTED: `citus` distributes the tables after migrating (a Citus coordinator). */
+  distributed?: Distribution | null;
 }): Promise<Database> {
-  return opts.url ? openPostgres(opts.url, opts.poolSize ?? 10, opts.onQuery) : openPglite(opts.dataDir);
+  if (!opts.url && opts.distributed) {
+    throw new Error(`MEMSTREAM_DISTRIBUTED=${opts.distributed} needs DATABASE_URL (a Citus coordinator)`);
+  }
+  return opts.url
+    ? openPostgres(opts.url, opts.poolSize ?? 10, opts.onQuery, opts.distributed ?? null)
+    : openPglite(opts.dataDir);
 }
 
 /**
@@ -42,7 +53,12 @@ const MIGRATIONS = { migrationsFolder: projectPath("migrations") };
 // Any constant works; it only has to be the same in every memstream process.
 const MIGRATION_LOCK = 727_274_001;
 
-async function openPostgres(url: string, max: number, onQuery?: (query: string) => void): Promise<Database> {
+async function openPostgres(
+  url: string,
+  max: number,
+  onQuery: ((query: string) => void) | undefined,
+  distributed: Distribution | null,
+): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
@@ -66,6 +82,7 @@ async function openPostgres(url: string, max: number, onQuery?: (query: string) 
       try {
         await one`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
         await migrate(drizzle(one), MIGRATIONS);
+        if (distributed === "citus") await distributeOnCitus(one);
       } finally {
         await one.end({ timeout: 5 });
       }

@@ -41,7 +41,7 @@ export function composeQueues(
 ): Pick<JobsPart, "sink" | "inProcess" | "queues"> {
   const cfg = config.jobs;
   if (config.redisUrl) {
-    const bull = createBullQueues(config.redisUrl, cfg);
+    const bull = createBullQueues({ url: config.redisUrl, cluster: config.redisCluster }, cfg);
     metrics.readQueueDepthFrom(() => bull.counts());
     return { sink: bull, inProcess: null, queues: Object.values(bull.queues) };
   }
@@ -90,7 +90,7 @@ export function composeWorkers(
     ...queues,
     startWorkers() {
       const queue = config.redisUrl
-        ? { kind: "bullmq" as const, redisUrl: config.redisUrl }
+        ? { kind: "bullmq" as const, redis: { url: config.redisUrl, cluster: config.redisCluster } }
         : queues.inProcess
           ? { kind: "in-process" as const, queue: queues.inProcess }
           : null;

@@ -1,29 +1,52 @@
 import { Queue } from "bullmq";
-import { Redis, type RedisOptions } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
 import type { JobsConfig } from "../config";
 import type { QueueCount } from "../metrics";
 import { JOB_NAMES, type JobName, type JobRequest, jobOptions } from "./catalog";
 import type { JobSink } from "./sink";
 
+/** Where the queues live: one Redis, or a Redis Cluster reached through `url` as its seed node. */
+export type RedisTarget = { url: string; cluster: boolean };
+
 /**
  * Redis connection for workers, per BullMQ's production notes: `maxRetriesPerRequest: null`
  * so blocking commands wait out a Redis restart instead of throwing, and reconnect forever.
  */
-export function workerConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 5_000) });
+export function workerConnection(target: RedisTarget): Redis | Cluster {
+  return connect(target, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 5_000) });
 }
 
 /**
  * Connection for producers (the API): no offline queue, so an add fails at once while Redis is
  * down and the POST still answers fast; the sweep enqueues the work later.
  */
-export function producerConnection(url: string): Redis {
-  const opts: RedisOptions = {
+export function producerConnection(target: RedisTarget): Redis | Cluster {
+  return connect(target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     retryStrategy: (n) => Math.min(n * 200, 5_000),
-  };
-  return new Redis(url, opts);
+  });
+}
+
+/**
+ * On a cluster, ioredis discovers every node from the seed and follows MOVED redirects; BullMQ's
+ * scripts work there because the queue prefix carries a hash tag (config: REDIS_CLUSTER), which puts
+ * every key of every queue in one slot.
+ */
+function connect(target: RedisTarget, opts: RedisOptions): Redis | Cluster {
+  if (!target.cluster) return new Redis(target.url, opts);
+  const u = new URL(target.url);
+  const { enableOfflineQueue, retryStrategy, ...redisOptions } = opts;
+  return new Cluster([{ host: u.hostname, port: Number(u.port || 6379) }], {
+    enableOfflineQueue,
+    clusterRetryStrategy: retryStrategy,
+    redisOptions: {
+      ...redisOptions,
+      username: u.username ? decodeURIComponent(u.username) : undefined,
+      password: u.password ? decodeURIComponent(u.password) : undefined,
+      tls: u.protocol === "rediss:" ? {} : undefined,
+    },
+  });
 }
 
 export type BullQueues = JobSink & {
@@ -38,10 +61,10 @@ export const DEPTH_STATES = ["waiting", "active", "delayed", "failed"] as const;
 
 /** One BullMQ queue per job name (each gets its own workers and concurrency), sharing one connection. */
 export function createBullQueues(
-  url: string,
+  target: RedisTarget,
   cfg: Pick<JobsConfig, "queuePrefix" | "attempts" | "backoffMs">,
 ) {
-  const connection = producerConnection(url);
+  const connection = producerConnection(target);
   // Errors surface on each add; without a listener ioredis would also print them unhandled.
   connection.on("error", () => {});
   const queues = Object.fromEntries(

@@ -4,7 +4,7 @@ import { timeJob } from "../metrics";
 import { JOB_NAMES, type JobName, jobAttempts } from "./catalog";
 import type { InProcessQueue } from "./in-process";
 import { type JobRun, type ProcessorDeps, runJob } from "./processors";
-import { workerConnection } from "./queues";
+import { type RedisTarget, workerConnection } from "./queues";
 import type { JobSink } from "./sink";
 import { startSweep } from "./sweep";
 
@@ -18,7 +18,7 @@ export type StartWorkers = {
   /** Where the sweep enqueues (the same queues the workers consume). */
   sink: JobSink;
   /** Redis: BullMQ workers. Otherwise the in-process queue is consumed here. */
-  queue: { kind: "bullmq"; redisUrl: string } | { kind: "in-process"; queue: InProcessQueue };
+  queue: { kind: "bullmq"; redis: RedisTarget } | { kind: "in-process"; queue: InProcessQueue };
 };
 
 /** Starts the processors of every job in the catalog (BullMQ workers or the in-process queue) and the periodic sweep. */
@@ -61,9 +61,9 @@ export function startWorkers(opts: StartWorkers): Workers {
     };
   }
 
-  const { redisUrl } = opts.queue;
+  const { redis } = opts.queue;
   const workers = JOB_NAMES.map((name) => {
-    const connection = workerConnection(redisUrl);
+    const connection = workerConnection(redis);
     const worker = new Worker(
       name,
       (job) => {

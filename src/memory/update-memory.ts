@@ -72,7 +72,9 @@ export async function updateMemory(
             embedding: patch.embedding,
             dimensions: patch.embedding.length,
             revision,
-            createdAt: sql`now()`,
+            // The row's default (now(), taken at insert): Citus allows no non-immutable
+            // function in a DO UPDATE clause, and this is the same time.
+            createdAt: sql`excluded.created_at`,
           },
         });
       Object.assign(set, embeddingGiven(model));

@@ -92,4 +92,26 @@ describe("configuration", () => {
       /PORT.*EMBEDDING_PROVIDER|EMBEDDING_PROVIDER.*PORT/,
     );
   });
+
+  it("puts the queues of a Redis Cluster under one hash tag, and refuses a prefix without one", () => {
+    const redis = { REDIS_URL: "redis://127.0.0.1:7000" };
+    expect(loadConfig(redis).jobs.queuePrefix).toBe("memstream");
+    expect(loadConfig({ ...redis, REDIS_CLUSTER: "true" }).jobs.queuePrefix).toBe("{memstream}");
+    expect(
+      loadConfig({ ...redis, REDIS_CLUSTER: "true", MEMSTREAM_QUEUE_PREFIX: "{a}-b" }).jobs.queuePrefix,
+    ).toBe("{a}-b");
+    expect(() => loadConfig({ ...redis, REDIS_CLUSTER: "true", MEMSTREAM_QUEUE_PREFIX: "plain" })).toThrow(
+      /hash tag in MEMSTREAM_QUEUE_PREFIX/,
+    );
+  });
+
+  it("distributes on Citus only with a database URL", () => {
+    const url = "postgres://postgres@127.0.0.1:5432/x";
+    expect(loadConfig({ DATABASE_URL: url }).distributed).toBeNull();
+    expect(loadConfig({ DATABASE_URL: url, MEMSTREAM_DISTRIBUTED: "citus" }).distributed).toBe("citus");
+    expect(() => loadConfig({ MEMSTREAM_DISTRIBUTED: "citus" })).toThrow(/needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: url, MEMSTREAM_DISTRIBUTED: "mongo" })).toThrow(
+      /MEMSTREAM_DISTRIBUTED/,
+    );
+  });
 });

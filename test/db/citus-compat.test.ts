@@ -1,32 +1,21 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { createHnswIndexSql, forgetHnswIndexes } from "../../src/memory/retrieve/hnsw-index";
-import { uniq } from "../support/env";
+import { AGENT_TABLES as DISTRIBUTED, REFERENCE_TABLES } from "../../src/db/distribute";
+import { createHnswIndexSql, forgetHnswIndexes, hnswIndexName } from "../../src/memory/retrieve/hnsw-index";
+import { TEST_DISTRIBUTED, uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // Citus compatibility (docs/adr/0011-scale-out.md): tables distributed by agent_id need every
 // primary key, unique index and foreign key to carry agent_id, and a query is routed to one
 // node only when each distributed table it reads or writes is constrained to one agent.
 
-/** Tables distributed by agent_id. */
-const AGENT_TABLES = [
-  "agent_lexemes",
-  "agent_lexicon",
-  "agent_settings",
-  "documents",
-  "github_event_keys",
-  "lesson_revisions",
-  "memories",
-  "memory_embeddings",
-  "outcomes",
-  "reflection_runs",
-  "retrieval_log",
-];
+/** Tables distributed by agent_id: the distribution step's list (src/db/distribute.ts). */
+const AGENT_TABLES: string[] = [...DISTRIBUTED];
 /** Per-agent tables of signed delta rows (ADR 0024): no key, so none to carry agent_id. */
 const KEYLESS = ["agent_lexemes", "agent_lexicon"];
-/** Tables that are not per agent: on the coordinator (or reference tables) under Citus. */
-const COORDINATOR_TABLES = ["github_deliveries", "github_imports"];
+/** Tables that are not per agent: reference tables (a copy on every node) under Citus. */
+const COORDINATOR_TABLES: string[] = [...REFERENCE_TABLES];
 
 let t: TestSystem;
 let collecting = false;
@@ -48,7 +37,14 @@ describe("Citus-compatible schema and queries", () => {
       db,
       sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
     );
+    // A table a later migration adds must be classified for the distribution step.
     expect(tables.map((r) => r.name).sort()).toEqual([...AGENT_TABLES, ...COORDINATOR_TABLES].sort());
+    const withAgent = await queryRows<{ name: string }>(
+      db,
+      sql`SELECT DISTINCT table_name AS name FROM information_schema.columns
+          WHERE table_schema = current_schema() AND column_name = 'agent_id' ORDER BY 1`,
+    );
+    expect(withAgent.map((r) => r.name).sort()).toEqual([...AGENT_TABLES].sort());
     const unique = await queryRows<{ tbl: string; idx: string; cols: string[] }>(
       db,
       sql`SELECT c.relname AS tbl, i.relname AS idx,
@@ -82,6 +78,49 @@ describe("Citus-compatible schema and queries", () => {
       expect(fk.refcols, fk.name).toContain("agent_id");
     }
   });
+
+  it.runIf(TEST_DISTRIBUTED === "citus")(
+    "on Citus: per-agent tables are distributed by agent_id and co-located, the rest are reference tables, indexes are on the shards",
+    async () => {
+      const db = t.system.database.db;
+      const rows = await queryRows<{ name: string; type: string; col: string; colocation: number }>(
+        db,
+        sql`SELECT table_name::text AS name, citus_table_type AS type, distribution_column AS col,
+              colocation_id AS colocation FROM citus_tables`,
+      );
+      const of = new Map(rows.map((r) => [r.name, r]));
+      const memories = of.get("memories");
+      expect(memories?.type).toBe("distributed");
+      for (const name of AGENT_TABLES) {
+        expect({ name, ...of.get(name) }).toMatchObject({
+          name,
+          type: "distributed",
+          col: "agent_id",
+          colocation: memories?.colocation,
+        });
+      }
+      for (const name of COORDINATOR_TABLES)
+        expect({ name, type: of.get(name)?.type }).toEqual({ name, type: "reference" });
+      // An HNSW index created on the coordinator (as `npm run index:create` does) lands on every
+      // shard, as does the lexical GIN index of migration 0016.
+      const ix = { model: uniq("citus-shards"), dimensions: 3, storage: "vector" as const };
+      await db.execute(sql.raw(createHnswIndexSql(ix, { m: 16, efConstruction: 64 })));
+      const [shards] = await queryRows<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM citus_shards WHERE table_name = 'memories'::regclass`,
+      );
+      const onWorkers = async (prefix: string) => {
+        const res = await queryRows<{ result: string }>(
+          db,
+          sql`SELECT result FROM run_command_on_workers(${`SELECT count(*) FROM pg_indexes WHERE indexname LIKE '${prefix}%'`})`,
+        );
+        return res.reduce((n, r) => n + Number(r.result), 0);
+      };
+      expect(shards?.n).toBeGreaterThan(1);
+      expect(await onWorkers("memories_agent_terms_idx_")).toBe(shards?.n);
+      expect(await onWorkers(`${hnswIndexName(ix)}_`)).toBe(shards?.n);
+    },
+  );
 
   it("every statement on a per-agent table names the agent for each table it reads or writes", async () => {
     const model = uniq("citus-3d");

@@ -2,17 +2,22 @@ import { Queue } from "bullmq";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db/client";
 import { JOB_NAMES } from "../../src/jobs/catalog";
+import { workerConnection } from "../../src/jobs/queues";
 import type { AgentStats } from "../../src/memory/agent-stats";
 import type { Memory } from "../../src/memory/types";
-import { TEST_REDIS_URL, uniq } from "../support/env";
+import { TEST_REDIS_CLUSTER, TEST_REDIS_URL, uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-/** Env for a pipeline test: real Redis under a queue prefix of its own, short timings. */
+/**
+ * Env for a pipeline test: real Redis under a queue prefix of its own, short timings. On a Redis
+ * Cluster (TEST_REDIS_CLUSTER) the prefix is a hash tag, as the config requires there.
+ */
 export function pipelineEnv(prefix = uniq("mst")): Record<string, string> {
   return {
     REDIS_URL: TEST_REDIS_URL,
-    MEMSTREAM_QUEUE_PREFIX: prefix,
+    ...(TEST_REDIS_CLUSTER ? { REDIS_CLUSTER: "true" } : {}),
+    MEMSTREAM_QUEUE_PREFIX: TEST_REDIS_CLUSTER && !prefix.includes("{") ? `{${prefix}}` : prefix,
     MEMSTREAM_JOB_BACKOFF_MS: "50",
     MEMSTREAM_JOB_ATTEMPTS: "6",
     // Long enough that a busy CI machine (event-loop stalls over a second) does not see live jobs as
@@ -87,10 +92,15 @@ export async function vectorCount(t: TestSystem, agentId: string): Promise<numbe
 
 /** Removes this test's queues from Redis (only its own prefix; never FLUSHALL). */
 export async function obliterateQueues(prefix: string): Promise<void> {
-  for (const name of JOB_NAMES) {
-    const q = new Queue(name, { connection: { url: TEST_REDIS_URL }, prefix });
-    await q.obliterate({ force: true });
-    await q.close();
+  const connection = workerConnection({ url: TEST_REDIS_URL, cluster: TEST_REDIS_CLUSTER });
+  try {
+    for (const name of JOB_NAMES) {
+      const q = new Queue(name, { connection, prefix });
+      await q.obliterate({ force: true });
+      await q.close();
+    }
+  } finally {
+    connection.disconnect();
   }
 }
 

@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import postgres from "postgres";
-import { TEST_DATABASE_URL, uniq } from "./env";
+import { TEST_DATABASE_URL, TEST_DISTRIBUTED, uniq } from "./env";
 
 /**
  * A database of the test's own, for tests whose sweep re-enqueues every pending memory it can see
@@ -11,6 +12,18 @@ export async function ownDatabase(label: string): Promise<{ url: string; drop():
   const name = uniq(`memstream_test_${label}`)
     .replace(/[^a-z0-9_]/gi, "_")
     .toLowerCase();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  // Citus does not propagate CREATE DATABASE: the cluster script makes it on every node.
+  if (TEST_DISTRIBUTED) {
+    execFileSync("bash", ["scripts/citus-cluster.sh", "createdb", name], { stdio: "ignore" });
+    return {
+      url: url.toString(),
+      drop: async () => {
+        execFileSync("bash", ["scripts/citus-cluster.sh", "dropdb", name], { stdio: "ignore" });
+      },
+    };
+  }
   const admin = new URL(TEST_DATABASE_URL);
   admin.pathname = "/postgres";
   const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
@@ -19,8 +32,6 @@ export async function ownDatabase(label: string): Promise<{ url: string; drop():
   } finally {
     await sql.end();
   }
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {

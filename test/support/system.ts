@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config";
 import { silentLogger } from "../../src/lib/logger";
 import type { EnrichmentNotifier } from "../../src/memory/deps";
 import type { Clock } from "../../src/providers/types";
-import { TEST_DATABASE_URL } from "./env";
+import { TEST_DATABASE_URL, TEST_DISTRIBUTED } from "./env";
 import { type Stub, startStubOpenAI } from "./stub-openai";
 
 export type TestSystem = {
@@ -19,6 +19,7 @@ export type TestSystem = {
 /** The environment of a test system: the test database, and the model stub at `stubUrl` as provider. */
 export const testSystemEnv = (stubUrl: string): Record<string, string> => ({
   DATABASE_URL: TEST_DATABASE_URL,
+  ...(TEST_DISTRIBUTED ? { MEMSTREAM_DISTRIBUTED: TEST_DISTRIBUTED } : {}),
   OPENAI_BASE_URL: stubUrl,
   OPENAI_API_KEY: "test",
   EMBEDDING_PROVIDER: "openai",

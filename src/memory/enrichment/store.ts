@@ -12,7 +12,9 @@ export type VectorFor = MemoryRef & { vector: number[] };
  */
 export type MadeReady = { id: string; writtenAt: number };
 
-const writtenAt = sql`date_part('epoch', ${memories.updatedAt}) AS "writtenAt"`;
+// Seconds since the epoch as the difference of two timestamptz: date_part on an interval is
+// IMMUTABLE, on a timestamptz only STABLE, which Citus refuses in the RETURNING of a distributed write.
+const writtenAt = sql`date_part('epoch', ${memories.updatedAt} - 'epoch'::timestamptz) AS "writtenAt"`;
 
 const e = memoryEmbeddings;
 
@@ -20,6 +22,8 @@ const e = memoryEmbeddings;
  * Stores vectors of `model` for memories still at the given revision, in one statement. The
  * `FOR SHARE` lock makes a concurrent description change wait for (and then delete) the vector,
  * or makes this insert skip the row: a deleted memory never comes back, a newer text wins.
+ * `created_at` of an update is the insert's default (now()): Citus allows no function that is not
+ * IMMUTABLE in a DO UPDATE clause.
  */
 export async function insertVectors(db: Db, model: string, items: readonly VectorFor[]): Promise<string[]> {
   if (items.length === 0) return [];
@@ -41,7 +45,8 @@ export async function insertVectors(db: Db, model: string, items: readonly Vecto
         ON CONFLICT (${target(e.agentId)}, ${target(e.memoryId)}, ${target(e.model)}) DO UPDATE
           SET ${target(e.embedding)} = excluded.${target(e.embedding)},
               ${target(e.dimensions)} = excluded.${target(e.dimensions)},
-              ${target(e.revision)} = excluded.${target(e.revision)}, ${target(e.createdAt)} = now()
+              ${target(e.revision)} = excluded.${target(e.revision)},
+              ${target(e.createdAt)} = excluded.${target(e.createdAt)}
           WHERE ${e.revision} <= excluded.${target(e.revision)}
         RETURNING ${e.memoryId} AS id`,
   );

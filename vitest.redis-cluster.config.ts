@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+/**
+ * `npm run test:redis-cluster` (scripts/test-redis-cluster.sh): the pipeline's no-loss drills with
+ * the queues on a three-node Redis Cluster (REDIS_CLUSTER=true, hash-tagged prefix): a worker killed
+ * mid-batch, and one stopped by SIGTERM mid-batch, lose nothing.
+ */
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ["test/drills/recovery.test.ts", "test/jobs/pipeline.test.ts"],
+    exclude: [],
+    // The drills that cut Redis away or flush it address one node; they stay single-Redis drills.
+    testNamePattern: /mid-batch|pipeline/,
+  },
+});
