@@ -33,6 +33,8 @@ export const CITUS_TESTS = [
   "test/api/github-imports.test.ts",
   "test/api/reflect.test.ts",
   "test/jobs/reflection-trigger.test.ts",
+  // The retrieval log (written in the retrieve's transaction).
+  "test/learning/retrieval-log.test.ts",
 ];
 
 export default defineConfig({

@@ -31,20 +31,21 @@ export async function logRetrieval(
     VALUES (${entry.agentId}, ${entry.id}, ${JSON.stringify(entry.candidates)}::jsonb, ${entry.at.toISOString()}::timestamptz)`;
   const prune = random() * (bounds.pruneEvery ?? RETRIEVAL_LOG_DEFAULTS.pruneEvery) < 1;
   await tx.execute(
-    prune ? sql`WITH logged AS (${insert}) ${pruneSql(entry.agentId, entry.at, bounds)}` : insert,
+    prune ? sql`WITH logged AS (${insert}) ${pruneSql(entry.agentId, entry.id, entry.at, bounds)}` : insert,
   );
 }
 
 /**
- * Deletes the agent's log entries past its bounds. It reads the agent's newest `max` entries of
- * the (agent_id, created_at) index; beside an insert in the same statement its snapshot does not
- * see the new row, so the `max`-th newest older row goes with every older one (`max − 1` kept
- * beside the new one).
+ * Deletes the agent's log entries past its bounds, all but the new entry `keep` and the `max − 1`
+ * newest others. It reads the agent's newest `max` entries of the (agent_id, created_at) index.
+ * It names the new entry rather than rely on not seeing it: beside the insert in one statement,
+ * PostgreSQL's snapshot does not show it, but Citus runs the insert as a step of its own first,
+ * and then it does.
  */
-function pruneSql(agentId: string, now: Date, bounds: RetrievalLogBounds) {
+function pruneSql(agentId: string, keep: string, now: Date, bounds: RetrievalLogBounds) {
   const oldest = new Date(now.getTime() - bounds.maxAgeMs).toISOString();
-  return sql`DELETE FROM retrieval_log WHERE agent_id = ${agentId} AND (created_at < ${oldest}::timestamptz
-    OR created_at <= (SELECT created_at FROM retrieval_log WHERE agent_id = ${agentId}
+  return sql`DELETE FROM retrieval_log WHERE agent_id = ${agentId} AND id <> ${keep} AND (created_at < ${oldest}::timestamptz
+    OR created_at <= (SELECT created_at FROM retrieval_log WHERE agent_id = ${agentId} AND id <> ${keep}
       ORDER BY created_at DESC OFFSET ${bounds.max - 1} LIMIT 1))`;
 }
 
