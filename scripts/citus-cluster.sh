@@ -80,8 +80,7 @@ create_db() {
   local db="${1:-${DB}}"
   for n in "${NODES[@]}"; do
     psql_on "$n" -d postgres -c "DROP DATABASE IF EXISTS \"${db}\" WITH (FORCE)" -c "CREATE DATABASE \"${db}\""
-    # Citus first (it must be the first extension loaded), then the project's own extensions.
-    psql_on "$n" -d "${db}" -c "CREATE EXTENSION citus" -c "CREATE EXTENSION vector" -c "CREATE EXTENSION btree_gin"
+    psql_on "$n" -d "${db}" -f scripts/citus-node.sql
   done
   psql_on coordinator -d "${db}" \
     -c "SELECT citus_set_coordinator_host('127.0.0.1', $(port_of coordinator))" \

@@ -93,6 +93,26 @@ describe("docker-compose.yml", () => {
     expect(api?.environment?.MEMSTREAM_WORKERS).toBe("off");
     expect(api?.environment?.MEMSTREAM_API_KEYS).toMatch(/MEMSTREAM_API_KEYS/);
   });
+
+  it("the citus profile is the topology scripts/citus-cluster.sh starts: a coordinator, two workers, the same extensions", () => {
+    const services = compose.services as Record<
+      string,
+      { profiles?: string[]; build?: { dockerfile?: string }; command?: string[] }
+    >;
+    const nodes = ["citus-coordinator", "citus-worker-1", "citus-worker-2"];
+    for (const n of nodes) {
+      expect(services[n]?.profiles).toEqual(["citus"]);
+      expect(services[n]?.build?.dockerfile).toBe("Dockerfile.citus");
+    }
+    const citusImage = readFileSync("Dockerfile.citus", "utf8");
+    expect(citusImage).toMatch(/shared_preload_libraries=citus/);
+    expect(citusImage).toMatch(/COPY scripts\/citus-node\.sql \/docker-entrypoint-initdb\.d\//);
+    expect(readFileSync("scripts/citus-cluster.sh", "utf8")).toMatch(/-f scripts\/citus-node\.sql/);
+    expect(readFileSync("scripts/citus-node.sql", "utf8")).toMatch(/citus;[\s\S]*vector;[\s\S]*btree_gin;/);
+    const setup = (services["citus-setup"]?.command ?? []).join(" ");
+    expect(setup).toMatch(/citus_set_coordinator_host\('citus-coordinator'/);
+    for (const w of nodes.slice(1)) expect(setup).toContain(`citus_add_node('${w}', 5432)`);
+  });
 });
 
 async function freePort(): Promise<number> {
