@@ -181,6 +181,12 @@ export class VectorScanner {
   private memories = 0;
   private at = 0;
   private failed = false;
+  // Where a paused string or vector got to, so the next feed resumes there instead of rescanning
+  // from the token's start: rescanning made a long string (or blanks after one) quadratic in the
+  // body's length (a 33 MB string of escaped quotes never answered, issue 31).
+  private pendingAt = -1;
+  private pendingClose = -1;
+  private pendingFrom = 0;
 
   /** Scans `buffer[0, received)`; false once the body is known to be left to `JSON.parse`. */
   feed(buffer: Buffer, received: number): boolean {
@@ -206,19 +212,27 @@ export class VectorScanner {
       if (top?.role === LIST && c !== 0x7b && c !== 0x2c && c !== 0x5d && !isBlank(c)) return false;
       if (c === Q) {
         const start = i;
+        const resumed = this.pendingAt === start;
+        let close = resumed ? this.pendingClose : -1;
         // The closing quote: the next one not escaped (an odd run of backslashes before it).
         // Found by the native search: base64 vectors are 8 KB strings.
-        for (;;) {
-          i = b.indexOf(Q, i + 1);
-          if (i < 0) return this.pause(start, final);
-          let k = i - 1;
-          while (b[k] === BACKSLASH) k--;
-          if ((i - 1 - k) % 2 === 0) break;
+        if (close < 0) {
+          let from = resumed ? this.pendingFrom : i + 1;
+          for (;;) {
+            close = b.indexOf(Q, from);
+            if (close < 0) return this.pause(start, final, -1, b.length);
+            let k = close - 1;
+            while (b[k] === BACKSLASH) k--;
+            if ((close - 1 - k) % 2 === 0) break;
+            from = close + 1;
+          }
         }
+        i = close;
         // A key: the next non-blank byte is a colon.
-        let j = i + 1;
+        let j = resumed && this.pendingClose >= 0 ? Math.max(i + 1, this.pendingFrom) : i + 1;
         while (j < b.length && isBlank(b[j] as number)) j++;
-        if (j === b.length && !final) return this.pause(start, final);
+        if (j === b.length && !final) return this.pause(start, final, close, j);
+        this.pendingAt = -1;
         if (top?.object && b[j] === 0x3a) {
           top.key = b.subarray(start, i + 1);
           if (top.key.includes(BACKSLASH)) return false; // "embe\u0064ding" is the same key to JSON.parse
@@ -231,7 +245,11 @@ export class VectorScanner {
         const key = top?.object ? top.key : null;
         if (c === 0x5b && key && (parent === ROOT || parent === MEMORY) && same(key, EMBEDDING)) {
           // A vector's first `]` ends it; until that has arrived, wait for more.
-          if (!final && b.indexOf(0x5d, i) < 0) return this.pause(i, final);
+          if (!final) {
+            const from = this.pendingAt === i ? this.pendingFrom : i;
+            if (b.indexOf(0x5d, from) < 0) return this.pause(i, final, -1, b.length);
+            this.pendingAt = -1;
+          }
           const read = readVector(b, i);
           if (!read) return false;
           parts.push(decoder.decode(b.subarray(this.from, i)), "0");
@@ -256,9 +274,16 @@ export class VectorScanner {
     return true;
   }
 
-  /** Stops before the token at `at` until more has arrived; at the end, gives up (malformed). */
-  private pause(at: number, final: boolean): boolean {
+  /**
+   * Stops before the token at `at` until more has arrived; at the end, gives up (malformed).
+   * `close` (a string's closing quote, or -1) and `from` (where the search stopped) let the next
+   * feed resume where this one stopped.
+   */
+  private pause(at: number, final: boolean, close: number, from: number): boolean {
     this.at = at;
+    this.pendingAt = at;
+    this.pendingClose = close;
+    this.pendingFrom = from;
     return !final;
   }
 }

@@ -98,15 +98,34 @@ export function checkJson(v: unknown, ctx: z.RefinementCtx) {
   if (p) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
 }
 
-/** A JSON object Postgres `jsonb` can store, at most `maxBytes` serialized. */
+/**
+ * A JSON object Postgres `jsonb` can store, at most `maxBytes` once serialized as UTF-8 (bytes, not
+ * characters: 16,000 "€" are 48,000 bytes). The size is measured only once the depth check passed:
+ * serializing a value nested 10,000 deep overflows the stack (a 500 before, issue 31).
+ */
 export function JsonObject(opts: { maxBytes: number; name?: string }) {
-  return z
-    .record(z.string(), z.unknown())
-    .superRefine(checkJson)
-    .refine(
-      (m) => JSON.stringify(m).length <= opts.maxBytes,
-      `${opts.name ?? "object"} over ${opts.maxBytes} bytes`,
-    );
+  const name = opts.name ?? "object";
+  return z.record(z.string(), z.unknown()).superRefine((m, ctx) => {
+    const p = jsonProblem(m);
+    if (p) return ctx.addIssue({ code: "custom", path: p.path, message: p.message });
+    const bytes = Buffer.byteLength(JSON.stringify(m));
+    if (bytes > opts.maxBytes)
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} over ${opts.maxBytes} bytes (${bytes} bytes as UTF-8 JSON)`,
+      });
+  });
+}
+
+/** True when `value` nests arrays/objects deeper than `max` (the value itself is depth 1); stops at `max`. */
+export function nestedDeeper(value: unknown, max: number): boolean {
+  const walk = (v: unknown, depth: number): boolean => {
+    if (v === null || typeof v !== "object") return false;
+    if (depth > max) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (walk(x, depth + 1)) return true;
+    return false;
+  };
+  return walk(value, 1);
 }
 
 /** An ISO 8601 instant with an offset, in years 0001–9999 once in UTC. */

@@ -14,8 +14,12 @@ export const LIMITS = {
   agentIdChars: 200,
   /** Characters of an embedding model id. */
   modelIdChars: 200,
-  /** Size of one memory's metadata object, serialized. */
+  /** Size of one memory's metadata object, serialized as UTF-8 JSON. */
   metadataBytes: 16_384,
+  /** Nesting of a GitHub webhook payload (objects and arrays; GitHub's own nest about ten deep). */
+  webhookJsonDepth: 64,
+  /** Bytes of a /ui form post (the login form: a key and a path). */
+  uiFormBytes: 16_384,
   /** Page size of list. */
   maxPageSize: 500,
   /** Characters of a retrieve query text. */

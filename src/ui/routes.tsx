@@ -1,10 +1,11 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { z } from "zod";
 import { checkAgentAccess } from "../api/auth";
+import { bodyLimit } from "../api/body-limit";
 import type { App, AppDeps } from "../api/deps";
 import type { AppEnv } from "../api/env";
-import { isUnavailable } from "../api/errors";
+import { errorResponse, isUnavailable } from "../api/errors";
 import { DomainError } from "../lib/errors";
 import { agentStats } from "../memory/agent-stats";
 import { getMemories, getMemory } from "../memory/get-memory";
@@ -81,16 +82,53 @@ const RetrieveQuery = z.object({
   touch: z.literal("1").optional(),
 });
 
+/**
+ * Headers of every /ui answer. The pages have no script at all and style inline (a <style> block
+ * and style attributes), so the policy allows only that; forms post to this origin only.
+ */
+const uiHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.header(
+    "Content-Security-Policy",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
+  c.header("X-Frame-Options", "DENY");
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "same-origin");
+};
+
 /** The stream browser at /ui: server-rendered pages over the memory domain, behind the API keys. */
 export function registerUi(app: App, deps: AppDeps) {
   const keys = deps.config.apiKeys;
   const agentParam = (c: Ctx) => c.req.param("agentId") ?? "";
 
+  // Every page: no script may run, no other site may frame it, no type sniffing (issue 31).
+  app.use(UI_PATH, uiHeaders);
+  app.use(`${UI_PATH}/*`, uiHeaders);
+  // The forms are a key and a path: a small body, refused before it is read.
+  app.use(
+    `${UI_PATH}/*`,
+    bodyLimit({
+      maxSize: LIMITS.uiFormBytes,
+      onError: (c) =>
+        errorResponse(c, "payload_too_large", `form body over ${LIMITS.uiFormBytes} bytes`, {
+          limit: LIMITS.uiFormBytes,
+        }),
+    }),
+  );
+
   app.get(`${UI_PATH}/login`, (c) =>
     c.html(<LoginPage next={safeNext(c.req.query("next"))} failed={c.req.query("failed") === "1"} />),
   );
   app.post(`${UI_PATH}/login`, async (c) => {
-    const form = await c.req.parseBody();
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      return errorResponse(c, "invalid_request", "the login form is not a readable form body", {
+        field: "body",
+      });
+    }
     const next = safeNext(typeof form.next === "string" ? form.next : undefined);
     if (!signIn(c, keys, typeof form.key === "string" ? form.key : "")) {
       return c.redirect(`${UI_PATH}/login?failed=1&next=${encodeURIComponent(next)}`, 303);

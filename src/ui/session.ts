@@ -40,7 +40,13 @@ export function signOut(c: Context) {
   deleteCookie(c, COOKIE, { path: UI_PATH });
 }
 
-/** Where to go after login: a path inside /ui only (never an open redirect). */
+// Control characters (CR/LF would split the Location header: a 500 before) and backslashes
+// (browsers read `/ui/\\evil` oddly) never make a path to go back to.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const UNSAFE = /[\u0000-\u001f\u007f\\]/;
+
+/** Where to go after login: a path inside /ui only (never an open redirect), else /ui. */
 export function safeNext(next: string | undefined): string {
-  return next?.startsWith(`${UI_PATH}/`) || next === UI_PATH ? next : UI_PATH;
+  if (next === undefined || UNSAFE.test(next)) return UI_PATH;
+  return next.startsWith(`${UI_PATH}/`) || next === UI_PATH ? next : UI_PATH;
 }

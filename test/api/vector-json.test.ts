@@ -143,6 +143,9 @@ describe("parseMemoriesJson", () => {
       '{"embedding":[1,2]',
       '{"embedding":[1.]}',
       '{"memories":[{"description":"x","embedding":"AACAPw=="}]}',
+      // A scan paused inside a string, in the blanks after it, or inside a vector resumes there.
+      '{"memories":[{"description":"a\\"b\\\\"   ,  "embedding"   :   [1, 2 ,3]}]}',
+      '{"embedding"  \n :[0.25,1],"k":"\\\\\\"   }',
     ];
     const outcome = (f: () => unknown) => {
       try {
@@ -154,10 +157,12 @@ describe("parseMemoriesJson", () => {
     for (const text of bodies) {
       const bytes = Buffer.from(text);
       const whole = outcome(() => parseMemoriesJson(bytes));
-      // Every single cut for short bodies; 60 random sets of cuts for the long one.
+      // Every single cut and pair of cuts for short bodies; 60 random sets of cuts for the long one.
       const cutSets =
         bytes.length < 200
-          ? Array.from({ length: bytes.length }, (_, i) => [i])
+          ? Array.from({ length: bytes.length }, (_, i) =>
+              Array.from({ length: bytes.length - i }, (_, j) => [i, i + j]),
+            ).flat()
           : Array.from({ length: 60 }, () =>
               Array.from({ length: 1 + Math.floor(random() * 30) }, () =>
                 Math.floor(random() * bytes.length),

@@ -1,5 +1,6 @@
 import { Invalid } from "../../lib/errors";
-import { sanitizeJson } from "../../lib/storable";
+import { nestedDeeper, sanitizeJson } from "../../lib/storable";
+import { LIMITS } from "../../memory/limits";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -32,6 +33,13 @@ export function parsePayload(raw: Uint8Array, contentType: string | undefined): 
   } catch (error) {
     throw new Invalid(`body is not valid JSON: ${(error as Error).message}`, { field: "body" });
   }
+  // Stored as jsonb and serialized on the way: a payload nested thousands deep would overflow the
+  // stack there (a 500). GitHub's own payloads nest about ten deep.
+  if (nestedDeeper(payload, LIMITS.webhookJsonDepth))
+    throw new Invalid(`body nested deeper than ${LIMITS.webhookJsonDepth} levels`, {
+      field: "body",
+      limit: LIMITS.webhookJsonDepth,
+    });
   // The walk costs a copy, so only payloads that can need it pay for it.
   return UNSTORABLE_ESCAPE.test(text) ? sanitizeJson(payload) : payload;
 }

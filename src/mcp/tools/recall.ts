@@ -73,8 +73,13 @@ export function registerRecall(server: McpServer, source: McpDepsSource, session
           deps.tokenizerEncoding,
         );
         const ids = result.memories.map((m) => m.id);
+        // Nothing returned because the best memory alone is over the budget is not an empty stream.
         const text =
-          ids.length === 0 ? "No memories yet." : `${result.context.text}\n\nids: ${ids.join(", ")}`;
+          ids.length > 0
+            ? `${result.context.text}\n\nids: ${ids.join(", ")}`
+            : result.context.truncated
+              ? `No memory fits within maxTokens ${query.maxTokens}: the most relevant one alone is longer. Raise maxTokens.`
+              : "No memories yet.";
         return ok(text, {
           agentId,
           ids,

@@ -2,6 +2,7 @@
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k_base from "js-tiktoken/ranks/cl100k_base";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
+import { countWith, type Ranks } from "./bpe";
 
 export const TOKEN_ENCODINGS = ["cl100k_base", "o200k_base"] as const;
 export type TokenEncoding = (typeof TOKEN_ENCODINGS)[number];
@@ -27,7 +28,13 @@ function encoder(encoding: TokenEncoding): Tiktoken {
 export function createTokenCounter(encoding: TokenEncoding = "o200k_base"): TokenCounter {
   // The encoder is built on the first count, not here: routes create counters when the app is
   // built, and start-up should not pay for ranks no request has needed yet.
-  // No special tokens allowed or disallowed: a memory containing "<|endoftext|>" is counted as
-  // plain text instead of throwing, which is how it reaches the model inside a prompt.
-  return (text) => encoder(encoding).encode(text, [], []).length;
+  // Special tokens count as plain text: a memory containing "<|endoftext|>" reaches the model
+  // inside a prompt as text. Counted by our own merge (bpe.ts): linear enough for long runs,
+  // the same counts as the encoder's `encode(text, [], []).length`.
+  let pattern: RegExp | null = null;
+  return (text) => {
+    const ranks = encoder(encoding) as unknown as Ranks;
+    pattern ??= new RegExp(ranks.patStr, "gu");
+    return countWith(ranks, pattern, text);
+  };
 }
