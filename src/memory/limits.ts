@@ -30,6 +30,11 @@ export const LIMITS = {
   documentChars: 2_000_000,
   /** Sections one document may become. */
   documentSections: 5_000,
+  /** Nesting of one imported HTML document's elements, and elements (HTML tags in Markdown) in one document. */
+  htmlDepth: 128,
+  htmlElements: 100_000,
+  /** Blockquotes and list items one Markdown line may open, nested. */
+  markdownDepth: 32,
   /** Characters of a document's source (its path or URL). */
   sourceChars: 1_000,
   /** Tokens of one document section: the default and the bounds a caller may choose within. */

@@ -15,13 +15,36 @@ export type Ranks = { rankMap: Map<string, number>; patStr: string };
 
 const encoder = new TextEncoder();
 
+// Counts of long pieces seen lately, per encoding. The splitter counts the same text several times
+// while it looks for a section's end, and hostile text repeats its runs ("#" × 100 after the runs
+// are broken): both are then looked up, not merged again. Bounded; cleared when full.
+const CACHE_PIECE = 16;
+const CACHE_SIZE = 4096;
+const caches = new WeakMap<Ranks, Map<string, number>>();
+
 /** The number of tokens `text` encodes to (special tokens counted as plain text). */
 export function countWith(ranks: Ranks, pattern: RegExp, text: string): number {
+  let cache = caches.get(ranks);
+  if (!cache) {
+    cache = new Map();
+    caches.set(ranks, cache);
+  }
   let count = 0;
   pattern.lastIndex = 0;
   for (const match of text.matchAll(pattern)) {
-    const piece = encoder.encode(match[0]);
-    count += ranks.rankMap.has(keyOf(piece, 0, piece.length)) ? 1 : mergedParts(piece, ranks.rankMap);
+    const word = match[0];
+    const known = word.length >= CACHE_PIECE ? cache.get(word) : undefined;
+    if (known !== undefined) {
+      count += known;
+      continue;
+    }
+    const piece = encoder.encode(word);
+    const n = ranks.rankMap.has(keyOf(piece, 0, piece.length)) ? 1 : mergedParts(piece, ranks.rankMap);
+    if (word.length >= CACHE_PIECE) {
+      if (cache.size >= CACHE_SIZE) cache.clear();
+      cache.set(word, n);
+    }
+    count += n;
   }
   return count;
 }

@@ -1,4 +1,5 @@
 import TurndownService from "turndown";
+import { checkHtml } from "./bounds";
 
 /**
  * HTML → Markdown with turndown (a DOM parser underneath, never regexes), so the heading
@@ -16,7 +17,8 @@ turndown.remove(["script", "style", "noscript", "template", "iframe", "head", "t
 turndown.addRule("link-text", { filter: "a", replacement: (content) => content });
 turndown.addRule("no-images", { filter: "img", replacement: () => "" });
 
-/** Converts an HTML document or fragment to Markdown. */
+/** Converts an HTML document or fragment to Markdown; `Invalid` past the bounds of `checkHtml`. */
 export function htmlToMarkdown(html: string): string {
+  checkHtml(html);
   return turndown.turndown(html);
 }

@@ -13,8 +13,9 @@
  * space every 100 characters first: the tokenizer's merge is quadratic in such a run (js-tiktoken
  * takes seconds on a few thousand random letters), which would let one request pin a CPU.
  */
-import { marked, type Token, type Tokens } from "marked";
+import { Lexer, type Token, type Tokens } from "marked";
 import type { TokenCounter } from "../context/tokens";
+import { checkMarkdown } from "./bounds";
 import { htmlToMarkdown } from "./html-to-markdown";
 
 export const DOCUMENT_FORMATS = ["markdown", "html", "text"] as const;
@@ -73,9 +74,20 @@ export function splitDocument(
   return { title, sections };
 }
 
+/**
+ * The document's block tokens. Only blocks: sections keep their Markdown as written, so inline
+ * parsing (emphasis, links) is never needed but for headings' text, and it is where marked is
+ * quadratic (a paragraph of `*a` × 200k took 41 s). Headings get theirs from a bounded prefix.
+ */
 function markdownOf(content: string, format: "markdown" | "html"): Token[] {
-  return marked.lexer(format === "html" ? htmlToMarkdown(content) : content);
+  const markdown = format === "html" ? htmlToMarkdown(content) : content;
+  checkMarkdown(markdown);
+  const lexer = new Lexer();
+  return lexer.blockTokens(markdown.replace(/\r\n|\r/g, "\n"), []);
 }
+
+/** A heading's text without its Markdown, from at most a few times what a heading keeps. */
+const headingText = (h: Tokens.Heading) => plain(Lexer.lexInline(h.text.slice(0, MAX_HEADING * 4)));
 
 /** Groups top-level tokens under the heading that precedes them. */
 function headingBlocks(tokens: Token[]): Block[] {
@@ -85,7 +97,7 @@ function headingBlocks(tokens: Token[]): Block[] {
     if (token.type === "heading") {
       const h = token as Tokens.Heading;
       while ((stack.at(-1)?.depth ?? 0) >= h.depth) stack.pop();
-      stack.push({ depth: h.depth, text: clipHeading(breakRuns(plain(h.tokens))) });
+      stack.push({ depth: h.depth, text: clipHeading(breakRuns(headingText(h))) });
       blocks.push({ headingPath: stack.map((s) => s.text), body: [] });
     } else if (token.type === "html") {
       // Raw HTML inside Markdown (badges, details blocks): its text, never its tags.
@@ -130,7 +142,13 @@ function labelWithin(label: string, opts: SplitOptions): string {
 /** Boundaries to cut at, coarsest first; each keeps its separator at the end of the part. */
 const SPLITS = [/(?<=\n\n)/, /(?<=\n)/, /(?<=[.!?]\s)/, /(?<=\s)/];
 
-/** Greedy packing of the text's parts into chunks that fit, cutting at finer boundaries as needed. */
+/**
+ * Greedy packing of the text's parts into chunks that fit, cutting at finer boundaries as needed.
+ * Each chunk takes the most parts that fit together, found by galloping and then bisecting on the
+ * number of parts (fitting only grows harder as parts are added), so a chunk costs a logarithmic
+ * number of counts rather than one per part: adding part by part recounted the growing chunk
+ * each time, quadratic in a chunk of many short parts (100k `#` took minutes, issue 31).
+ */
 function pack(text: string, fits: (t: string) => boolean, splits: RegExp[]): string[] {
   const whole = text.trim();
   if (whole === "") return [];
@@ -140,19 +158,49 @@ function pack(text: string, fits: (t: string) => boolean, splits: RegExp[]): str
   const parts = whole.split(split);
   if (parts.length === 1) return pack(whole, fits, finer);
   const out: string[] = [];
-  let current = "";
-  for (const part of parts) {
-    if (fits((current + part).trim())) {
-      current += part;
+  let i = 0;
+  while (i < parts.length) {
+    const take = longest(parts.length - i, (k) =>
+      fits(
+        parts
+          .slice(i, i + k)
+          .join("")
+          .trim(),
+      ),
+    );
+    if (take === 0) {
+      out.push(...pack(parts[i] as string, fits, finer));
+      i++;
       continue;
     }
-    if (current.trim() !== "") out.push(current.trim());
-    current = "";
-    if (fits(part.trim())) current = part;
-    else out.push(...pack(part, fits, finer));
+    const chunk = parts
+      .slice(i, i + take)
+      .join("")
+      .trim();
+    if (chunk !== "") out.push(chunk);
+    i += take;
   }
-  if (current.trim() !== "") out.push(current.trim());
   return out;
+}
+
+/** The largest k in 0..max with `ok(k)` (ok is true up to some k, then false), from `first` up. */
+function longest(max: number, ok: (k: number) => boolean, first = 1): number {
+  let good = 0;
+  let bad = max + 1;
+  for (let k = Math.min(first, max); k < bad; k = Math.min(k * 2, max)) {
+    if (!ok(k)) {
+      bad = k;
+      break;
+    }
+    good = k;
+    if (k === max) return max;
+  }
+  while (bad - good > 1) {
+    const mid = (good + bad) >> 1;
+    if (ok(mid)) good = mid;
+    else bad = mid;
+  }
+  return good;
 }
 
 /** Last resort for a run with no whitespace: the longest prefixes that fit (never splitting a surrogate pair). */
@@ -160,14 +208,11 @@ function hardCut(text: string, fits: (t: string) => boolean): string[] {
   const out: string[] = [];
   let rest = text;
   while (rest !== "") {
-    let lo = 1;
-    let hi = rest.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (fits(rest.slice(0, mid))) lo = mid;
-      else hi = mid - 1;
-    }
-    let cut = lo;
+    // Galloping from a short prefix: each count stays near the chunk's own size.
+    let cut = Math.max(
+      1,
+      longest(rest.length, (k) => fits(rest.slice(0, k)), 64),
+    );
     const code = rest.charCodeAt(cut);
     if (cut < rest.length && code >= 0xdc00 && code <= 0xdfff && cut > 1) cut--;
     out.push(rest.slice(0, cut));
