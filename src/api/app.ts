@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps) {
   registerMcpRoute(app, {
     memory: deps.memory,
     reflect: deps.reflect,
-    tokenizerEncoding: deps.config.tokenizerEncoding,
+    text: deps.text,
     logger: deps.logger,
   });
   registerImportDocument(app, deps);

@@ -214,18 +214,10 @@ export class VectorScanner {
         const start = i;
         const resumed = this.pendingAt === start;
         let close = resumed ? this.pendingClose : -1;
-        // The closing quote: the next one not escaped (an odd run of backslashes before it).
-        // Found by the native search: base64 vectors are 8 KB strings.
         if (close < 0) {
-          let from = resumed ? this.pendingFrom : i + 1;
-          for (;;) {
-            close = b.indexOf(Q, from);
-            if (close < 0) return this.pause(start, final, -1, b.length);
-            let k = close - 1;
-            while (b[k] === BACKSLASH) k--;
-            if ((close - 1 - k) % 2 === 0) break;
-            from = close + 1;
-          }
+          const found = closingQuote(b, resumed ? this.pendingFrom : i + 1);
+          if (found.close < 0) return this.pause(start, final, -1, found.resume);
+          close = found.close;
         }
         i = close;
         // A key: the next non-blank byte is a colon.
@@ -286,6 +278,38 @@ export class VectorScanner {
     this.pendingFrom = from;
     return !final;
   }
+}
+
+/**
+ * The closing quote of a string whose text starts at `from` (a position no backslash escapes), or
+ * -1 and where to resume once more has arrived. Strings without escapes are searched natively
+ * (base64 vectors are 8 KB strings); once a backslash shows up before the next quote, the rest is
+ * walked byte by byte, stepping over each escaped byte: linear whatever the string holds (a 33 MB
+ * string of escaped quotes, one native search per quote, took seconds).
+ */
+function closingQuote(b: Uint8Array, from: number): { close: number; resume: number } {
+  // Nothing new yet (or the byte an escape waits for has not arrived).
+  if (from >= b.length) return { close: -1, resume: from };
+  // Short strings (keys, most values) are walked here: a native search costs more per call.
+  const short = Math.min(b.length, from + 64);
+  while (from < short) {
+    const c = b[from] as number;
+    if (c === Q) return { close: from, resume: 0 };
+    from += c === BACKSLASH ? 2 : 1;
+  }
+  if (from >= b.length) return { close: -1, resume: from };
+  const q = b.indexOf(Q, from);
+  const backslash = b.subarray(from, q < 0 ? b.length : q).indexOf(BACKSLASH);
+  if (backslash < 0) return q < 0 ? { close: -1, resume: b.length } : { close: q, resume: 0 };
+  let j = from + backslash;
+  while (j < b.length) {
+    const c = b[j] as number;
+    if (c === BACKSLASH) j += 2;
+    else if (c === Q) return { close: j, resume: 0 };
+    else j++;
+  }
+  // j is past the end, by one when the last byte escapes the next one to arrive.
+  return { close: -1, resume: j };
 }
 
 /**

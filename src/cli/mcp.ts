@@ -37,7 +37,7 @@ function compose(): Promise<System> {
 }
 const load = async (): Promise<McpDeps> => {
   const s = await compose();
-  return { memory: s.memory, reflect: s.reflect, tokenizerEncoding: config.tokenizerEncoding, logger };
+  return { memory: s.memory, reflect: s.reflect, text: s.text, logger };
 };
 
 const server = createMcpServer(

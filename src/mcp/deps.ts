@@ -1,6 +1,6 @@
 import type { ApiKey } from "../config";
 import type { Logger } from "../lib/logger";
-import type { TokenEncoding } from "../memory/context/tokens";
+import type { ContextText } from "../memory/context/retrieve-context";
 import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
 
@@ -8,7 +8,8 @@ import type { ReflectAgentDeps } from "../memory/reflect/types";
 export type McpDeps = {
   memory: MemoryDeps;
   reflect: ReflectAgentDeps;
-  tokenizerEncoding: TokenEncoding;
+  /** Where context blocks are counted (the TextWork's threads). */
+  text: ContextText;
   logger: Logger;
 };
 

@@ -12,11 +12,12 @@ import {
   retrieve,
 } from "../retrieve/retrieve";
 import { touchMemories } from "../retrieve/touch";
+import type { LineFields } from "../text/tasks";
+import type { TextWork } from "../text/text-work";
 import type { ScoredMemory } from "../types";
-import { fitToBudget } from "./fit";
 import { formatContext } from "./format";
-import { defaultTitle, fitSections, formatSections, type Section } from "./sections";
-import { createTokenCounter, type TokenEncoding } from "./tokens";
+import { defaultTitle, formatSections, type Section } from "./sections";
+import type { TokenEncoding } from "./tokens";
 
 /**
  * Candidates ranked when `maxTokens` is given without `k`: enough for a few thousand tokens of
@@ -55,17 +56,23 @@ export type ContextResult = {
   };
 };
 
+/** Where a context block is counted: a TextWork's threads (the tokenizer never runs on the event loop). */
+export type ContextText = Pick<TextWork, "encoding" | "fitContext">;
+
 /**
  * Ranks like `retrieve` without touching, keeps the best-first prefix that fits `maxTokens`,
  * then touches only what is returned (when touch is on), so memories cut by the budget keep
- * their access time.
+ * their access time. The counting runs in `text`'s threads: building the tokenizer takes seconds
+ * and a budget over long memories counts megabytes (issue 31: 23 s with two memories of 8,000
+ * letters), which would hold every other request on the event loop.
  */
 export async function retrieveContext(
   deps: MemoryDeps,
   agentId: string,
   input: ContextInput,
-  encoding: TokenEncoding,
+  text: ContextText,
 ): Promise<ContextResult> {
+  const encoding = text.encoding;
   const { maxTokens, format, ...rest } = input;
   const k = rest.k ?? (maxTokens === undefined ? RETRIEVE_DEFAULTS.k : CONTEXT_DEFAULT_K);
   const {
@@ -75,13 +82,19 @@ export async function retrieveContext(
     ranking,
     candidates,
   } = await retrieve(deps, agentId, { ...rest, k, touch: false });
-  const count = createTokenCounter(encoding);
   const split = input.sections ? splitSections(ranked, input.sections) : null;
+  const fit = await text.fitContext({
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    sections: split ? split.map((s) => ({ title: s.title, memories: s.memories.map(lineFields) })) : null,
+    memories: split ? [] : ranked.map(lineFields),
+  });
   const fitted = split
-    ? fitInSections(split, input.sections ?? [], maxTokens, count)
-    : maxTokens === undefined
-      ? { memories: ranked, tokens: count(formatContext(ranked)), truncated: false }
-      : fitToBudget(ranked, maxTokens, count);
+    ? sectionsFitted(split, input.sections ?? [], fit)
+    : {
+        memories: ranked.slice(0, fit.kept[0] ?? 0),
+        tokens: fit.tokens,
+        truncated: fit.truncated[0] ?? false,
+      };
 
   if (rest.touch ?? RETRIEVE_DEFAULTS.touch) {
     const now = rest.now ? new Date(rest.now) : deps.clock.now();
@@ -117,23 +130,28 @@ function splitSections(ranked: ScoredMemory[], specs: ContextSection[]): Section
   return sections;
 }
 
-/** Sections fitted into the budget (or all of them without one), flattened in section order. */
-function fitInSections(
+/** What a context line shows of a memory: all the counting thread needs of it. */
+const lineFields = (m: ScoredMemory): LineFields => ({
+  description: m.description,
+  createdAt: m.createdAt,
+  kind: m.kind,
+  citations: m.citations,
+  ...(m.missingCitations ? { missingCitations: m.missingCitations } : {}),
+});
+
+/** The sections cut to what fitted, flattened in section order. */
+function sectionsFitted(
   split: Section<ScoredMemory>[],
   specs: ContextSection[],
-  maxTokens: number | undefined,
-  count: (s: string) => number,
+  fit: { kept: number[]; tokens: number; truncated: boolean[] },
 ): SectionsFitted {
-  const fit =
-    maxTokens === undefined
-      ? { sections: split, tokens: count(formatSections(split)), truncated: split.map(() => false) }
-      : fitSections(split, maxTokens, count);
+  const sections = split.map((s, i) => ({ title: s.title, memories: s.memories.slice(0, fit.kept[i] ?? 0) }));
   return {
-    memories: fit.sections.flatMap((s) => s.memories),
+    memories: sections.flatMap((s) => s.memories),
     tokens: fit.tokens,
     truncated: fit.truncated.some(Boolean),
-    text: formatSections(fit.sections),
-    sections: fit.sections.map((s, i) => ({
+    text: formatSections(sections),
+    sections: sections.map((s, i) => ({
       title: s.title,
       kinds: specs[i]?.kinds?.length ? [...new Set(specs[i]?.kinds)] : null,
       count: s.memories.length,

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { DomainError } from "../../lib/errors";
 import { PoolBusy, WorkerFailed, WorkerPool, WorkTimeout } from "../../lib/worker-pool/pool";
 import type { TokenEncoding } from "../context/tokens";
-import { type SplitRequest, type SplitResult, textTasks } from "./tasks";
+import { type FitRequest, type FitResult, type SplitRequest, type SplitResult, textTasks } from "./tasks";
 
 export type TextWork = {
   /** The encoding `countTokens` and document splitting count with. */
@@ -17,6 +17,8 @@ export type TextWork = {
   splitDocument(request: Omit<SplitRequest, "encoding">): Promise<SplitResult>;
   /** The token count of each text. */
   countTokens(texts: string[]): Promise<number[]>;
+  /** A context block's fitting (how many memories fit a token budget) and its tokens. */
+  fitContext(request: Omit<FitRequest, "encoding">): Promise<FitResult>;
   /** Starts the threads and loads the encoding, so the first request does not wait for them. */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -30,6 +32,9 @@ export type TextWorkOptions = {
   timeoutMs: number;
 };
 
+/** Time the threads may take to start and load the tokenizer, once. */
+const WARM_MS = 120_000;
+
 /** One thread per core but the one the API's event loop needs, at least one, at most four. */
 export const defaultTextThreads = (): number => Math.max(1, Math.min(4, availableParallelism() - 1));
 
@@ -41,6 +46,7 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
       encoding,
       splitDocument: async (request) => textTasks.split({ ...request, encoding }),
       countTokens: async (texts) => textTasks.count({ texts, encoding }),
+      fitContext: async (request) => textTasks.fit({ ...request, encoding }),
       warm: async () => void textTasks.count({ texts: ["warm"], encoding }),
       close: async () => {},
     };
@@ -54,16 +60,37 @@ export function createTextWork(opts: TextWorkOptions): TextWork {
     // A 2 MB document's sections, counters and DOM fit easily; a runaway step ends its thread only.
     resourceLimits: { maxOldGenerationSizeMb: 512 },
   });
-  const run = <T>(what: string, work: Promise<T>) =>
-    work.catch((err: unknown) => Promise.reject(asDomain(err, what)));
+  // Every thread loads the tokenizer's ranks (seconds on a busy machine) before its first task,
+  // outside any task's budget: otherwise the first text retrieve after start-up paid for it and,
+  // under load, ran past the budget. Once per pool; a failed warm-up is tried again next time.
+  let warmed: Promise<void> | null = null;
+  const warm = () => {
+    warmed ??= pool
+      .warm()
+      .then(() =>
+        Promise.all(
+          Array.from({ length: opts.threads }, () =>
+            pool.run("count", { texts: ["warm"], encoding }, { timeoutMs: WARM_MS }),
+          ),
+        ),
+      )
+      .then(() => {})
+      .catch((err: unknown) => {
+        warmed = null;
+        throw err;
+      });
+    return warmed;
+  };
+  const run = <T>(what: string, work: () => Promise<T>) =>
+    warm()
+      .then(work)
+      .catch((err: unknown) => Promise.reject(asDomain(err, what)));
   return {
     encoding,
-    splitDocument: (request) => run("the document", pool.run("split", { ...request, encoding })),
-    countTokens: (texts) => run("the text", pool.run("count", { texts, encoding })),
-    async warm() {
-      await pool.warm();
-      await pool.run("count", { texts: ["warm"], encoding });
-    },
+    splitDocument: (request) => run("the document", () => pool.run("split", { ...request, encoding })),
+    countTokens: (texts) => run("the text", () => pool.run("count", { texts, encoding })),
+    fitContext: (request) => run("the context block", () => pool.run("fit", { ...request, encoding })),
+    warm,
     close: () => pool.close(),
   };
 }

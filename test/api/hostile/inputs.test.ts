@@ -15,7 +15,8 @@ import { startTestSystem, type TestSystem } from "../../support/system";
  * reaches hundreds of ms with nothing sent. So each case first measures that idle delay over an
  * equal quiet window, and the bound is 250 ms or, on a machine that busy, twice the idle delay:
  * a request that holds the loop for seconds (the issue's cases did: 18 s to 22 min) fails either
- * way, while load alone does not. The gap between /healthz answers grows with load the same way,
+ * way, while load alone does not (and a case over the bound is sent once more: a request that
+ * holds the loop does so every time, a collection or a scheduling hiccup does not). The gap between /healthz answers grows with load the same way,
  * so it is held only to saying that health kept answering. Sizes are cut down from the issue's
  * (bench/hostile.ts runs them at full size) so that even the work that stays on the loop
  * (parsing a body at all) is small, and the file runs in seconds.
@@ -43,6 +44,8 @@ beforeAll(async () => {
       GITHUB_WEBHOOK_SECRET: secret,
     },
   });
+  // As `npm start` does before it listens: the text threads start and load the tokenizer.
+  await t.system.text.warm();
   server = await listen(t.app.fetch);
   target = { url: server.url, key: "hostile-admin", agent: uniq("hostile"), secret };
   probe = startProbe(server.url);
@@ -58,18 +61,21 @@ const full = hostileCases(1).filter((c) => isFull(c.name) && !c.name.includes("2
 const scaled = hostileCases(SCALE).filter((c) => !isFull(c.name));
 // The 200 MB login body at 2 MB: over the form limit all the same.
 const login = hostileCases(0.01).filter((c) => c.name.startsWith("ui login body"));
-// Not yet here: the text retrieve, whose first use builds the tokenizer's ranks on the event loop
-// (seconds); it moves off it in the next step.
-const PENDING = /^retrieve text|^mcp recall/;
-
 describe("hostile inputs answer 2xx/4xx without blocking the event loop", () => {
-  for (const c of [...full, ...scaled, ...login].filter((x) => !PENDING.test(x.name))) {
+  for (const c of [...full, ...scaled, ...login]) {
     it(c.name, async () => {
       const go = await c.prepare(target);
-      const idleMs = await probe.idle(IDLE_MS);
-      probe.reset();
-      const answer = await go();
-      const { stallMs, loopMs, failures } = await probe.read();
+      // A request that holds the loop does so every time; a garbage collection or a moment the
+      // machine gave the process no CPU does not repeat: a case over the bound is sent once more.
+      const send = async () => {
+        const idleMs = await probe.idle(IDLE_MS);
+        probe.reset();
+        const answer = await go();
+        return { answer, idleMs, ...(await probe.read()) };
+      };
+      let sent = await send();
+      if (sent.loopMs >= Math.max(LOOP_MS, 2 * sent.idleMs)) sent = await send();
+      const { answer, idleMs, stallMs, loopMs, failures } = sent;
       const context = `${c.name}: ${answer.status} in ${answer.ms.toFixed(0)} ms, loop ${loopMs.toFixed(0)} ms (idle ${idleMs.toFixed(0)} ms), health gap ${stallMs.toFixed(0)} ms: ${answer.text.slice(0, 200)}`;
       expect(c.accept, context).toContain(answer.status);
       if (answer.status >= 400 || c.name.startsWith("mcp remember")) {
