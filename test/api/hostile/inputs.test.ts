@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { uniq } from "../../support/env";
-import { hostileCases, startProbe, type Target } from "../../support/hostile";
+import { FUZZ_SEED, uniq } from "../../support/env";
+import { deepObject, hostileCases, startProbe, type Target } from "../../support/hostile";
 import { listen } from "../../support/listen";
 import { startTestSystem, type TestSystem } from "../../support/system";
 
@@ -107,5 +108,82 @@ describe("/ui answers", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/ui");
     expect(res.headers.get("set-cookie") ?? "").not.toMatch(/evil/);
+  });
+});
+
+describe("fuzzed hostile documents and metadata (fast-check)", () => {
+  // Pieces the converters and the tokenizer have been slow or deep on, repeated and mixed.
+  const atom = fc.constantFrom(
+    "<div>",
+    "</div>",
+    "<ul><li>",
+    "<b><i>",
+    "<p>",
+    "<!--",
+    "-->",
+    "<script>",
+    ">",
+    "*",
+    "_",
+    "[",
+    "]",
+    "(",
+    "#",
+    "`",
+    "1. ",
+    "- ",
+    "\n",
+    "\n\n",
+    " ",
+    "a",
+    "é",
+    "😀",
+  );
+  const document = fc
+    .array(fc.tuple(atom, fc.integer({ min: 1, max: 2000 })), { minLength: 1, maxLength: 5 })
+    .map((parts) => parts.map(([a, n]) => a.repeat(n)).join(""));
+
+  it("answer 201 or a 4xx naming a bound, never a 500, without blocking the loop", async () => {
+    await fc.assert(
+      fc.asyncProperty(document, fc.constantFrom("doc.md", "doc.html"), async (content, source) => {
+        const body = JSON.stringify({ source, content, maxTokens: 64 });
+        probe.reset();
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}/v1/agents/${target.agent}-fuzz/documents`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${target.key}`, "content-type": "application/json" },
+          body,
+        });
+        const text = await res.text();
+        const { loopMs } = await probe.read();
+        const context = `${source} ${content.length} chars: ${res.status} in ${(performance.now() - t0).toFixed(0)} ms, loop ${loopMs.toFixed(0)} ms: ${text.slice(0, 160)}`;
+        expect([201, 400, 413], context).toContain(res.status);
+        expect(performance.now() - t0, context).toBeLessThan(ANSWER_MS);
+        // The bound with room for load: a conversion on the loop took seconds.
+        expect(loopMs, context).toBeLessThan(4 * LOOP_MS);
+      }),
+      { seed: FUZZ_SEED, numRuns: 6 },
+    );
+  });
+
+  it("metadata of any nesting and width answers 201 or 400, never a 500", async () => {
+    const nested = fc
+      .tuple(fc.integer({ min: 1, max: 3000 }), fc.constantFrom("{", "["), fc.string())
+      .map(([depth, open, leaf]) =>
+        open === "{"
+          ? `{"m":${deepObject(depth, JSON.stringify(leaf))}}`
+          : `{"m":${"[".repeat(depth)}${JSON.stringify(leaf)}${"]".repeat(depth)}}`,
+      );
+    await fc.assert(
+      fc.asyncProperty(nested, async (metadata) => {
+        const res = await fetch(`${server.url}/v1/agents/${target.agent}-fuzz/memories`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${target.key}`, "content-type": "application/json" },
+          body: `{"description":"x","metadata":${metadata}}`,
+        });
+        expect([201, 400], (await res.text()).slice(0, 200)).toContain(res.status);
+      }),
+      { seed: FUZZ_SEED, numRuns: 20 },
+    );
   });
 });
