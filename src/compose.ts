@@ -92,6 +92,8 @@ export async function composeSystem(
     enrichment: overrides.enrichment ?? notifiers.enrichment,
     reflection: notifiers.reflection ?? noReflection,
     outcomes: notifiers.outcomes,
+    learner: notifiers.learner,
+    learning: config.learning,
     retrieval: config.retrieval,
   };
   const reflect: ReflectAgentDeps = {

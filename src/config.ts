@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
 import { RETRIEVAL_LOG_DEFAULTS, type RetrievalLogBounds } from "./memory/learning/log";
+import { LEARNING_DEFAULTS, type LearningConfig } from "./memory/learning/state";
 import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thresholds";
 import { defaultTextThreads } from "./memory/text/text-work";
@@ -130,6 +131,18 @@ const EnvSchema = z.object({
     .min(0.001)
     .max(3650)
     .default(RETRIEVAL_LOG_DEFAULTS.maxAgeMs / 86_400_000),
+  /**
+   * Weights learned from each agent's feedback rank its retrieves (per agent: `learnWeights` in
+   * PUT /settings), once `MEMSTREAM_LEARN_MIN_EVENTS` retrieves have feedback and a fit passed the
+   * guardrails (docs/adr/0025-learned-weights.md). Off: on LoCoMo it did not pay.
+   */
+  MEMSTREAM_LEARN_WEIGHTS: bool.default(LEARNING_DEFAULTS.enabled),
+  MEMSTREAM_LEARN_MIN_EVENTS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(100_000)
+    .default(LEARNING_DEFAULTS.minEvents),
   /** Default agent of the stdio MCP server (`npm run mcp`), so tools need no agentId. */
   MEMSTREAM_MCP_AGENT: z.string().regex(AGENT_ID_PATTERN, "not a valid agent id").optional(),
 });
@@ -192,6 +205,7 @@ export type Config = {
     fast: FastThresholds;
     log: RetrievalLogBounds;
   };
+  learning: LearningConfig;
   mcp: { defaultAgentId: string | null };
 };
 
@@ -320,6 +334,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
       fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
       log: { max: e.MEMSTREAM_RETRIEVAL_LOG_MAX, maxAgeMs: e.MEMSTREAM_RETRIEVAL_LOG_DAYS * 86_400_000 },
+    },
+    learning: {
+      ...LEARNING_DEFAULTS,
+      enabled: e.MEMSTREAM_LEARN_WEIGHTS,
+      minEvents: e.MEMSTREAM_LEARN_MIN_EVENTS,
     },
     mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };

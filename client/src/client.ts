@@ -16,6 +16,8 @@ export type MemoryPage =
 export type AgentStats = Schemas["AgentStats"];
 export type NewOutcome = Schemas["NewOutcome"];
 export type Outcome = Schemas["Outcome"];
+export type Feedback = Schemas["Feedback"];
+export type FeedbackRecorded = Schemas["FeedbackRecorded"];
 export type ReflectionResult =
   paths["/v1/agents/{agentId}/reflect"]["post"]["responses"][200]["content"]["application/json"];
 
@@ -75,6 +77,12 @@ export function createMemstreamClient(options: MemstreamClientOptions) {
     /** Records how a task went; similar outcomes of one task type become lessons that retrieve returns. */
     recordOutcome: (agentId: string, outcome: NewOutcome): Promise<Outcome> =>
       unwrap(api.POST("/v1/agents/{agentId}/outcomes", { params: agent(agentId), body: outcome })),
+    /**
+     * Says which memories of a retrieve (its `retrievalId`) the agent used; the rest count as
+     * unused unless `unused` lists them. With learning on, it fits the agent's ranking weights.
+     */
+    feedback: (agentId: string, body: Feedback): Promise<FeedbackRecorded> =>
+      unwrap(api.POST("/v1/agents/{agentId}/feedback", { params: agent(agentId), body })),
     /** Reflects now (needs an LLM on the server). */
     reflect: (agentId: string): Promise<ReflectionResult> =>
       unwrap(api.POST("/v1/agents/{agentId}/reflect", { params: agent(agentId) })),

@@ -2,6 +2,8 @@ export { type CaptureOptions, createCapture, type ExecutableTool } from "./captu
 export {
   type AgentStats,
   createMemstreamClient,
+  type Feedback,
+  type FeedbackRecorded,
   type ListQuery,
   type Memory,
   type MemoryPage,

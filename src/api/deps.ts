@@ -13,7 +13,13 @@ import type { AppEnv } from "./env";
 export type AppDeps = {
   config: Pick<
     Config,
-    "apiKeys" | "adminKeys" | "maxBodyBytes" | "github" | "reflectionThreshold" | "tokenizerEncoding"
+    | "apiKeys"
+    | "adminKeys"
+    | "maxBodyBytes"
+    | "github"
+    | "reflectionThreshold"
+    | "tokenizerEncoding"
+    | "learning"
   >;
   logger: Logger;
   /** This process's Prometheus metrics (served at /metrics). */

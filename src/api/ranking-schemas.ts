@@ -86,7 +86,10 @@ export const RankingInForce = z
     timeFilter: z.boolean(),
     source: z.object({
       preset: z.enum(["request", "agent", "default"]),
-      weights: Source,
+      weights: z.enum(["request", "learned", "agent", "preset"]).openapi({
+        description:
+          "learned: the weights fitted to the agent's own feedback (POST /feedback; on when learnWeights is, see GET /settings)",
+      }),
       decay: Source,
       recencyUnit: Source,
       relevance: Source,
@@ -96,7 +99,7 @@ export const RankingInForce = z
   })
   .openapi("Ranking", {
     description:
-      "The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's",
+      "The ranking values in force: explicit request fields, else (weights) the weights learned from the agent's feedback when on and adopted, else the agent's defaults (settings), else the preset's",
   });
 
 /** What ranked a retrieve: the values in force, the time window applied and the plan that ran. */

@@ -106,6 +106,15 @@ export const JOBS = {
     payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),
     key: (p) => p.agentId,
   }),
+  /**
+   * Fit an agent's ranking weights to its feedback (src/memory/learning/learn.ts), announced by
+   * feedback once the agent has enough. Keyed by agent: feedback while one is queued shares it;
+   * the run re-reads the log, so it fits on everything given by then.
+   */
+  "agent.learn": job({
+    payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),
+    key: (p) => p.agentId,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

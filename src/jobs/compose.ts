@@ -2,12 +2,18 @@ import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { Core } from "../core";
 import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
-import type { EnrichmentNotifier, OutcomeScheduler, ReflectionScheduler } from "../memory/deps";
+import type {
+  EnrichmentNotifier,
+  LearningScheduler,
+  OutcomeScheduler,
+  ReflectionScheduler,
+} from "../memory/deps";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import {
   createDeliveryNotifier,
   createImportNotifier,
+  createLearningNotifier,
   createOutcomeNotifier,
   createQueueNotifier,
   createReflectionNotifier,
@@ -67,6 +73,7 @@ export function composeNotifiers(
   deliveries: DeliveryProcessor;
   imports: ImportQueue;
   outcomes: OutcomeScheduler;
+  learner: LearningScheduler;
 } {
   return {
     enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
@@ -76,6 +83,7 @@ export function composeNotifiers(
     deliveries: createDeliveryNotifier({ sink, logger }),
     imports: createImportNotifier({ sink, logger }),
     outcomes: createOutcomeNotifier({ sink, logger }),
+    learner: createLearningNotifier({ sink, logger }),
   };
 }
 

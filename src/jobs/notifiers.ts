@@ -1,6 +1,12 @@
 import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
 import type { Logger } from "../lib/logger";
-import type { EnrichmentNotifier, OutcomeScheduler, PendingWork, ReflectionScheduler } from "../memory/deps";
+import type {
+  EnrichmentNotifier,
+  LearningScheduler,
+  OutcomeScheduler,
+  PendingWork,
+  ReflectionScheduler,
+} from "../memory/deps";
 import { chunk } from "../providers/batching";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
 import type { JobSink } from "./sink";
@@ -106,5 +112,13 @@ export function createOutcomeNotifier(opts: { sink: JobSink; logger: Logger }): 
         agentId,
         taskType,
       }),
+  };
+}
+
+/** Feedback enough for a fit → an `agent.learn` job (one per agent while queued). */
+export function createLearningNotifier(opts: { sink: JobSink; logger: Logger }): LearningScheduler {
+  return {
+    feedbackGiven: (agentId) =>
+      announce(opts.sink, opts.logger, [jobRequest("agent.learn", { agentId })], { agentId }),
   };
 }

@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpDepsSource, McpSession } from "./deps";
+import { registerFeedback } from "./tools/feedback";
 import { registerForget } from "./tools/forget";
 import { registerRecall } from "./tools/recall";
 import { registerRecordOutcome } from "./tools/record-outcome";
@@ -11,6 +12,7 @@ const INSTRUCTIONS = [
   "memstream is your long-term memory. Call `recall` with the question at hand before answering when earlier",
   "conversations or facts could matter; call `remember` with self-contained statements of what you learned, did",
   "or decided. `reflect` draws conclusions from recent memories; `forget` deletes a wrong memory; `stats` counts them.",
+  "After answering from a recall, `feedback` with its retrievalId and the ids you used teaches your ranking.",
 ].join(" ");
 
 /** An MCP server exposing the memory verbs as tools for one connection (its key and default agent). */
@@ -22,5 +24,6 @@ export function createMcpServer(deps: McpDepsSource, session: McpSession): McpSe
   registerForget(server, deps, session);
   registerStats(server, deps, session);
   registerRecordOutcome(server, deps, session);
+  registerFeedback(server, deps, session);
   return server;
 }

@@ -1,6 +1,7 @@
 import type { Core } from "../core";
 import type { Embedder } from "../providers/types";
 import type { RetrievalLogBounds } from "./learning/log";
+import type { LearningConfig } from "./learning/state";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** A memory whose importance or embedding still has to be computed. */
@@ -37,6 +38,14 @@ export interface OutcomeScheduler {
   recorded(agentId: string, taskType: string | null): Promise<void>;
 }
 
+/**
+ * Where "this agent gave feedback" is announced, so an `agent.learn` job can fit its weights
+ * (src/memory/learning/). Never throws: the feedback is stored, and the next one announces again.
+ */
+export interface LearningScheduler {
+  feedbackGiven(agentId: string): Promise<void>;
+}
+
 /** What the memory domain functions need: the core's database and clock plus the memory seams (src/compose.ts). */
 export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   /** Embeds query texts, and names the model retrieval uses by default. */
@@ -45,6 +54,10 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   reflection: ReflectionScheduler;
   /** Told of each recorded outcome; absent = consolidation waits for the sweep. */
   outcomes?: OutcomeScheduler;
+  /** Told of feedback once an agent has enough for a fit; absent = no fits are started. */
+  learner?: LearningScheduler;
+  /** Learning's switch and thresholds; absent = LEARNING_DEFAULTS (off). */
+  learning?: LearningConfig;
   /** Retrieval tuning; defaults apply when absent. */
   retrieval?: {
     fresh?: { max: number; timeoutMs: number };

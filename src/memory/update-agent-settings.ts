@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
 import type { MemoryDeps } from "./deps";
+import { type LearnedState, NO_LEARNING } from "./learning/state";
 import { effectiveLessonSettings, type LessonSettings } from "./lessons/settings";
 import type { RetentionPolicy } from "./retention/policy";
 import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
@@ -21,7 +22,15 @@ export type AgentSettings = {
   effectiveLessons: Required<LessonSettings>;
   /** What the `agent.retain` job may delete; null = keep everything. */
   retention: RetentionPolicy | null;
+  /** Whether learned weights rank the agent's retrieves; null = the deployment default. */
+  learnWeights: boolean | null;
+  effectiveLearnWeights: boolean;
+  /** The learned weights (null until a fit is adopted), their evidence and the last fit tried. */
+  learned: LearnedState;
 };
+
+/** Deployment defaults of the settings an agent may leave unset. */
+export type SettingsDefaults = { reflectionThreshold: number; learnWeights: boolean };
 
 /** A settings change: a field left out keeps its value; null resets it to the deployment default. */
 export type AgentSettingsPatch = {
@@ -29,6 +38,7 @@ export type AgentSettingsPatch = {
   retrieval?: RankingChoice | null;
   lessons?: LessonSettings | null;
   retention?: RetentionPolicy | null;
+  learnWeights?: boolean | null;
 };
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
@@ -36,7 +46,7 @@ export async function updateAgentSettings(
   deps: Pick<MemoryDeps, "db" | "clock">,
   agentId: string,
   patch: AgentSettingsPatch,
-  defaults: { reflectionThreshold: number },
+  defaults: SettingsDefaults,
 ): Promise<AgentSettings> {
   const now = deps.clock.now();
   // A new retention policy runs at the next sweep, not an interval after the old one's last run.
@@ -53,7 +63,7 @@ export async function updateAgentSettings(
 export async function getAgentSettings(
   deps: Pick<MemoryDeps, "db">,
   agentId: string,
-  defaults: { reflectionThreshold: number },
+  defaults: SettingsDefaults,
 ): Promise<AgentSettings> {
   const [row] = await deps.db.select().from(agentSettings).where(eq(agentSettings.agentId, agentId));
   return present(agentId, row ?? null, defaults);
@@ -66,19 +76,27 @@ function present(
     retrieval: RankingChoice | null;
     lessons: LessonSettings | null;
     retention: RetentionPolicy | null;
+    learnWeights: boolean | null;
+    learned: LearnedState | null;
   } | null,
-  defaults: { reflectionThreshold: number },
+  defaults: SettingsDefaults,
 ): AgentSettings {
   const threshold = row?.reflectionThreshold ?? null;
   const retrieval = row?.retrieval ?? null;
+  const learnWeights = row?.learnWeights ?? null;
+  const learning = learnWeights ?? defaults.learnWeights;
+  const learned = row?.learned ?? NO_LEARNING;
   return {
     agentId,
     reflectionThreshold: threshold,
     effectiveReflectionThreshold: threshold ?? defaults.reflectionThreshold,
     retrieval,
-    effectiveRetrieval: resolveRanking({}, retrieval),
+    effectiveRetrieval: resolveRanking({}, retrieval, learning ? learned.weights : null),
     lessons: row?.lessons ?? null,
     effectiveLessons: effectiveLessonSettings(row?.lessons ?? null),
     retention: row?.retention ?? null,
+    learnWeights,
+    effectiveLearnWeights: learning,
+    learned,
   };
 }

@@ -2,7 +2,9 @@ import { memstreamMemory, type Turn } from "@memstream/ai-sdk";
 import { createMemstreamClient } from "@memstream/client";
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client";
 import { uniq } from "../support/env";
 import { listen } from "../support/listen";
 import { startTestSystem, type TestSystem } from "../support/system";
@@ -73,6 +75,29 @@ describe("@memstream/ai-sdk middleware", () => {
       answerText: "Oat milk for Klaus.",
       recalled: [{ source: "middleware", query: "What can Klaus drink?", memoryIds: [klaus.id] }],
     });
+  });
+
+  it("reports the recalled memories the answer used as retrieval feedback", async () => {
+    const agentId = uniq("ai-fb");
+    const klaus = await client().remember(agentId, { description: "Klaus cannot have dairy", importance: 8 });
+    const tea = await client().remember(agentId, {
+      description: "Maria brews green tea at noon",
+      importance: 3,
+    });
+    const memory = memstreamMemory({ client: client(), agentId });
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => text("Klaus cannot have dairy: oat milk."),
+    });
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: memory.middleware }),
+      prompt: "Milk for Klaus?",
+    });
+    const rows = await queryRows<{ used: string[]; unused: string[] | null }>(
+      t.system.database.db,
+      sql`SELECT used, unused FROM retrieval_log WHERE agent_id = ${agentId} AND feedback_at IS NOT NULL`,
+    );
+    expect(rows).toEqual([{ used: [klaus.id], unused: null }]);
+    expect(rows[0]?.used).not.toContain(tea.id);
   });
 
   it("adds nothing to an empty stream's prompt, and stores the turn of a streamed answer", async () => {

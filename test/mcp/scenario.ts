@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { TEST_DATABASE_URL } from "../support/env";
 import type { Stub } from "../support/stub-openai";
 
-export const TOOL_NAMES = ["forget", "recall", "record_outcome", "reflect", "remember", "stats"];
+export const TOOL_NAMES = ["feedback", "forget", "recall", "record_outcome", "reflect", "remember", "stats"];
 
 /** Calls a tool and returns its result, failing the test on a transport-level error. */
 export async function call(client: Client, name: string, args: Record<string, unknown>) {
@@ -72,6 +72,12 @@ export async function exerciseTools(client: Client, stub: Stub, agentId: string,
   const recalled = field<string[]>(recall, "ids");
   expect(recalled.sort()).toEqual([...ids].sort());
   expect(text(recall)).toContain(`ids: `);
+  // The recall's id takes feedback on the memories used.
+  const retrievalId = field<string>(recall, "retrievalId");
+  expect(text(recall)).toContain(`retrievalId: ${retrievalId}`);
+  const fb = await call(client, "feedback", { ...a, retrievalId, used: [recalled[0]] });
+  expect(fb.isError, text(fb)).toBeFalsy();
+  expect(fb.structuredContent).toMatchObject({ used: 1, unused: recalled.length - 1, events: 1 });
   // A budget too small for all three keeps only the best-first prefix.
   const tight = await call(client, "recall", { ...a, query: "party", maxTokens: 30 });
   expect(field<string[]>(tight, "ids").length).toBeLessThan(3);

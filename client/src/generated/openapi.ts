@@ -113,6 +113,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say which memories of a retrieve the agent used
+         * @description Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which returned memories the agent used and which it did not. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not return, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (README: Feedback and learned weights).
+         */
+        post: operations["giveFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/learned-weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Forget the weights learned from the agent's feedback
+         * @description The agent's retrieves rank with its defaults again (the preset's, or its own retrieval settings); later fits use only feedback given after now. Learning stays on or off as it was (`learnWeights` in PUT /settings).
+         */
+        delete: operations["resetLearnedWeights"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/github": {
         parameters: {
             query?: never;
@@ -539,7 +579,7 @@ export interface components {
              */
             planReason: string;
         };
-        /** @description The ranking values in force: explicit request fields, else the agent's defaults (settings), else the preset's */
+        /** @description The ranking values in force: explicit request fields, else (weights) the weights learned from the agent's feedback when on and adopted, else the agent's defaults (settings), else the preset's */
         Ranking: {
             /** @enum {string} */
             preset: "paper" | "reference" | "balanced";
@@ -558,8 +598,11 @@ export interface components {
             source: {
                 /** @enum {string} */
                 preset: "request" | "agent" | "default";
-                /** @enum {string} */
-                weights: "request" | "agent" | "preset";
+                /**
+                 * @description learned: the weights fitted to the agent's own feedback (POST /feedback; on when learnWeights is, see GET /settings)
+                 * @enum {string}
+                 */
+                weights: "request" | "learned" | "agent" | "preset";
                 /** @enum {string} */
                 decay: "request" | "agent" | "preset";
                 /** @enum {string} */
@@ -692,6 +735,30 @@ export interface components {
             /** @description Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)" */
             title?: string;
         };
+        FeedbackRecorded: {
+            retrievalId: string;
+            used: number;
+            unused: number;
+            /** @description The agent's retrieves with feedback in its log, this one included */
+            events: number;
+        };
+        Feedback: {
+            /** @example ret_3n8x0qk2m7v5c9d1f4h6 */
+            retrievalId: string;
+            /**
+             * @description Ids of the retrieve's memories the agent used (e.g. its answer cited them); may be empty
+             * @example [
+             *       "mem_5d1q0r2b7c9e3f4g6h8j"
+             *     ]
+             */
+            used: string[];
+            /** @description Ids of its memories the agent did not use; absent = every other memory it returned */
+            unused?: string[];
+        };
+        LearnedWeightsReset: {
+            agentId: string;
+            resetAt: string;
+        };
         GithubDeliveryAccepted: {
             deliveryId: string;
             /** @enum {string} */
@@ -772,6 +839,9 @@ export interface components {
                 similarity: number;
             };
             retention: components["schemas"]["RetentionPolicy"];
+            learnWeights: boolean | null;
+            effectiveLearnWeights: boolean;
+            learned: components["schemas"]["LearnedWeights"];
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
@@ -825,6 +895,40 @@ export interface components {
             /** @description Never delete memories scored at least this important; unscored memories are kept too */
             keepImportanceAtLeast?: number;
         } | null;
+        LearnedWeights: {
+            /** @description The adopted weights; null until a fit passed the guardrails (or after a reset) */
+            weights: {
+                recency: number;
+                importance: number;
+                relevance: number;
+            } | null;
+            /** @description Feedback events the adopted weights were fitted on */
+            events: number | null;
+            /** @description Pairwise accuracy they gained on the held-out (newest) feedback over the weights before */
+            heldOutGain: number | null;
+            fittedAt: string | null;
+            /** @description The last fit tried, adopted or not */
+            lastFit: {
+                at: string;
+                events: number;
+                heldOutEvents: number;
+                heldOut: {
+                    current: number;
+                    proposed: number;
+                    gain: number;
+                };
+                proposed: {
+                    recency: number;
+                    importance: number;
+                    relevance: number;
+                };
+                adopted: boolean;
+                /** @description Why the guardrails refused it */
+                refused: string | null;
+            } | null;
+            /** @description Feedback before it is not used (DELETE /learned-weights) */
+            resetAt: string | null;
+        };
         Outcome: components["schemas"]["Memory"] & {
             outcome: components["schemas"]["OutcomeFields"];
         };
@@ -1909,6 +2013,195 @@ export interface operations {
             };
         };
     };
+    giveFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retrievalId": "ret_3n8x0qk2m7v5c9d1f4h6",
+                 *       "used": [
+                 *         "mem_5d1q0r2b7c9e3f4g6h8j"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Feedback"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "retrievalId": "ret_3n8x0qk2m7v5c9d1f4h6",
+                     *       "used": 1,
+                     *       "unused": 9,
+                     *       "events": 12
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FeedbackRecorded"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetLearnedWeights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "npc-42",
+                     *       "resetAt": "2026-11-26T18:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LearnedWeightsReset"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     receiveGithubWebhook: {
         parameters: {
             query?: never;
@@ -2514,6 +2807,16 @@ export interface operations {
                      *       "retention": {
                      *         "maxMemories": 10000,
                      *         "keepImportanceAtLeast": 8
+                     *       },
+                     *       "learnWeights": null,
+                     *       "effectiveLearnWeights": false,
+                     *       "learned": {
+                     *         "weights": null,
+                     *         "events": null,
+                     *         "heldOutGain": null,
+                     *         "fittedAt": null,
+                     *         "lastFit": null,
+                     *         "resetAt": null
                      *       }
                      *     }
                      */
@@ -2639,6 +2942,8 @@ export interface operations {
                         /** @description Never delete memories scored at least this important; unscored memories are kept too */
                         keepImportanceAtLeast?: number;
                     } | null;
+                    /** @description Whether weights learned from the agent's feedback (POST /feedback) are fitted and rank its retrieves (request weights still win); null = MEMSTREAM_LEARN_WEIGHTS; absent = unchanged */
+                    learnWeights?: boolean | null;
                 };
             };
         };
@@ -2687,6 +2992,16 @@ export interface operations {
                      *       "retention": {
                      *         "maxMemories": 10000,
                      *         "keepImportanceAtLeast": 8
+                     *       },
+                     *       "learnWeights": null,
+                     *       "effectiveLearnWeights": false,
+                     *       "learned": {
+                     *         "weights": null,
+                     *         "events": null,
+                     *         "heldOutGain": null,
+                     *         "fittedAt": null,
+                     *         "lastFit": null,
+                     *         "resetAt": null
                      *       }
                      *     }
                      */

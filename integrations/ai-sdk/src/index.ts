@@ -1,10 +1,10 @@
 import type { MemstreamClient } from "@memstream/client";
 import { memoryMiddleware } from "./middleware.js";
-import { RecallLog, type Turn } from "./recalls.js";
+import { type Recall, RecallLog, type Turn } from "./recalls.js";
 import { memoryTools } from "./tools.js";
 
 export { lastUserText } from "./middleware.js";
-export type { Recall, Turn } from "./recalls.js";
+export { citedMemories, type Recall, type Turn } from "./recalls.js";
 
 export type MemstreamMemoryOptions = {
   /** A `createMemstreamClient(...)` from `@memstream/client`. */
@@ -25,6 +25,12 @@ export type MemstreamMemoryOptions = {
    * memstream which recalled memories the answer used (retrieval feedback).
    */
   afterTurn?: (turn: Turn) => void | Promise<void>;
+  /**
+   * After each turn, which memories of each recall the answer used, sent as retrieval feedback
+   * (POST /feedback; the rest of the recall counts as unused): the agent's ranking weights learn
+   * from it when learning is on. Default `citedMemories` (ids named, or words repeated); false = none.
+   */
+  cited?: false | ((recall: Recall, turn: Turn) => string[] | Promise<string[]>);
   /** Memory failures never fail the model call; they are reported here (default console.warn). */
   onError?: (error: unknown) => void;
 };

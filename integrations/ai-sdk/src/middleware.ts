@@ -1,6 +1,6 @@
 import type { MemstreamClient } from "@memstream/client";
 import type { LanguageModelMiddleware } from "ai";
-import type { RecallLog, Turn } from "./recalls.js";
+import { citedMemories, type Recall, type RecallLog, type Turn } from "./recalls.js";
 
 // The provider-level types, as the middleware contract of `ai` names them (no direct dependency
 // on @ai-sdk/provider).
@@ -23,6 +23,8 @@ export type MiddlewareOptions = {
   k?: number;
   /** Store each finished turn (the user's message and the answer) as two observations (default true). */
   storeTurns?: boolean;
+  /** Which memories of a recall the answer used; false = report none; see `memstreamMemory`'s `cited`. */
+  cited?: false | ((recall: Recall, turn: Turn) => string[] | Promise<string[]>);
   /** Called after each finished turn; see `memstreamMemory`'s `afterTurn`. */
   afterTurn?: (turn: Turn) => void | Promise<void>;
   /** Memory failures never fail the model call; they are reported here (default console.warn). */
@@ -64,6 +66,20 @@ export function memoryMiddleware(o: MiddlewareOptions): LanguageModelMiddleware 
     return block;
   }
 
+  /** Tells the server which memories of each recall the answer used (retrieval feedback). */
+  async function reportFeedback(turn: Turn): Promise<void> {
+    if (o.cited === false) return;
+    for (const recall of turn.recalled) {
+      const retrievalId = recall.result.retrievalId;
+      if (!retrievalId) continue;
+      const used = o.cited ? await o.cited(recall, turn) : citedMemories(recall, turn.answerText);
+      await o.client.feedback(o.agentId, {
+        retrievalId,
+        used: used.filter((id) => recall.memoryIds.includes(id)),
+      });
+    }
+  }
+
   async function finishTurn(params: CallOptions, answerText: string): Promise<void> {
     const userText = lastUserText(params.prompt);
     cached = null;
@@ -83,6 +99,7 @@ export function memoryMiddleware(o: MiddlewareOptions): LanguageModelMiddleware 
             : []),
         ]);
       }
+      await reportFeedback(turn);
       await o.afterTurn?.(turn);
     } catch (error) {
       onError(error);

@@ -35,3 +35,27 @@ export class RecallLog {
     return out;
   }
 }
+
+/** Words too common to show that an answer drew on a memory. */
+const COMMON = new Set(
+  "about after also been before being from have just like more most only other over said some than that their them then there they this very what when where which while will with would your".split(
+    " ",
+  ),
+);
+const words = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []).filter((w) => !COMMON.has(w)));
+
+/**
+ * The default reading of which recalled memories an answer used: those whose id it names, or at
+ * least half of whose distinctive words (4+ letters, not common ones) it repeats. A heuristic:
+ * pass your own `cited` to `memstreamMemory` when the model cites ids or tools know better.
+ */
+export function citedMemories(recall: Recall, answerText: string): string[] {
+  const answer = words(answerText);
+  return recall.result.memories.flatMap((m) => {
+    if (answerText.includes(m.id)) return [m.id];
+    const own = [...words(m.description)];
+    const shared = own.filter((w) => answer.has(w)).length;
+    return own.length > 0 && shared * 2 >= own.length ? [m.id] : [];
+  });
+}

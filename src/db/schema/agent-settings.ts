@@ -1,4 +1,5 @@
-import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { LearnedState } from "../../memory/learning/state";
 import type { LessonSettings } from "../../memory/lessons/settings";
 import type { RetentionPolicy } from "../../memory/retention/policy";
 import type { RankingChoice } from "../../memory/retrieve/presets";
@@ -17,6 +18,10 @@ export const agentSettings = pgTable("agent_settings", {
   lessons: jsonb("lessons").$type<LessonSettings>(),
   /** What retention may delete (src/memory/retention/policy.ts); null = keep everything. */
   retention: jsonb("retention").$type<RetentionPolicy>(),
+  /** Whether weights learned from the agent's feedback rank its retrieves; null = MEMSTREAM_LEARN_WEIGHTS. */
+  learnWeights: boolean("learn_weights"),
+  /** What learning left: adopted weights, their evidence, the last fit (src/memory/learning/state.ts). */
+  learned: jsonb("learned").$type<LearnedState>(),
   /** Memories deleted by retention so far (job and forget route), for the agent's stats. */
   forgotten: integer("forgotten").notNull().default(0),
   /** When the `agent.retain` job last ran its policy; the sweep enqueues it again an interval later. */

@@ -4,6 +4,7 @@ import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
 import { importGithub } from "./import-github";
+import { learnAgentJob } from "./learn-agent";
 import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
@@ -20,6 +21,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "agent.reflect": reflectAgentJob,
   "outcomes.consolidate": consolidateOutcomesJob,
   "agent.retain": retainAgentJob,
+  "agent.learn": learnAgentJob,
 };
 
 /**

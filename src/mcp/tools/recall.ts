@@ -56,7 +56,8 @@ export function registerRecall(server: McpServer, source: McpDepsSource, session
       description: [
         "Recall the memories that matter for a question or situation, ranked by recency, importance and relevance (Generative Agents).",
         "Call it before answering or acting whenever earlier conversations, facts about people, or past outcomes could matter.",
-        "Returns a text block of timestamped memories, best first, that fits `maxTokens`, then the ids of the memories in it.",
+        "Returns a text block of timestamped memories, best first, that fits `maxTokens`, then the ids of the memories in it",
+        "and the recall's retrievalId (tell `feedback` which memories you used).",
         "Reflections (★) are conclusions drawn from other memories.",
       ].join(" "),
       inputSchema: input,
@@ -71,12 +72,13 @@ export function registerRecall(server: McpServer, source: McpDepsSource, session
         // Nothing returned because the best memory alone is over the budget is not an empty stream.
         const text =
           ids.length > 0
-            ? `${result.context.text}\n\nids: ${ids.join(", ")}`
+            ? `${result.context.text}\n\nids: ${ids.join(", ")}\nretrievalId: ${result.retrievalId}`
             : result.context.truncated
               ? `No memory fits within maxTokens ${query.maxTokens}: the most relevant one alone is longer. Raise maxTokens.`
               : "No memories yet.";
         return ok(text, {
           agentId,
+          retrievalId: result.retrievalId,
           ids,
           text: result.context.text ?? "",
           tokens: result.context.tokens,

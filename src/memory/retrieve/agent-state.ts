@@ -7,6 +7,7 @@ import type { FastThresholds } from "./fast-thresholds";
 import { findHnswIndex, hnswIndexName } from "./hnsw-index";
 import { type FastState, MIN_STREAM, WORKERS_MIN_STREAM } from "./plan";
 import type { RankingChoice } from "./presets";
+import type { Weights } from "./ranking/components";
 import type { FreshVector, QueryVector } from "./ranking/relevance/kinds";
 
 /** A memory in the candidate set that has no vector yet, as retrieve may embed it inline. */
@@ -14,7 +15,7 @@ export type PendingMemory = { id: string; description: string };
 
 /**
  * What retrieve needs to know about the agent before ranking, in one statement:
- * - its ranking defaults (settings);
+ * - its ranking defaults (settings) and the weights learned from its feedback, if in use;
  * - the newest `pendingMax` memories of the candidate set still waiting for a vector (a partial
  *   index holds only pending memories, so this is cheap when there are none);
  * - when `countStream` (with filters or sections neither statement below applies, so both would
@@ -37,9 +38,12 @@ export async function readAgentState(
     countStream = true,
     estimateLarge = countStream,
     largeAt = WORKERS_MIN_STREAM,
-  }: { countStream?: boolean; estimateLarge?: boolean; largeAt?: number } = {},
+    learn = false,
+  }: { countStream?: boolean; estimateLarge?: boolean; largeAt?: number; learn?: boolean } = {},
 ): Promise<{
   ranking: RankingChoice | null;
+  /** Weights learned from the agent's feedback, when learning is on for it (`learn`: the deployment's default) and a fit was adopted. */
+  learned: Weights | null;
   pending: PendingMemory[];
   smallStream: boolean;
   largeStream: boolean;
@@ -47,21 +51,25 @@ export async function readAgentState(
   const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
   const [row] = await queryRows<{
     ranking: RankingChoice | null;
+    learned: Weights | null;
     pending: PendingMemory[] | null;
     small: boolean;
     large: boolean | null;
   }>(
     db,
-    sql`SELECT (SELECT retrieval FROM agent_settings WHERE agent_id = ${agentId}) AS ranking,
+    sql`SELECT s.retrieval AS ranking,
+      CASE WHEN coalesce(s.learn_weights, ${learn}::boolean) THEN s.learned->'weights' END AS learned,
       ${countStream ? sql`(SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM}` : sql`false`} AS small,
       ${countStream && estimateLarge ? estimatedAtLeast(agentId, largeAt) : sql`false`} AS large,
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}
-      ) p) AS pending`,
+      ) p) AS pending
+      FROM (SELECT 1) one LEFT JOIN agent_settings s ON s.agent_id = ${agentId}`,
   );
   return {
     ranking: row?.ranking ?? null,
+    learned: row?.learned ?? null,
     pending: pendingMax > 0 ? (row?.pending ?? []) : [],
     smallStream: row?.small ?? false,
     largeStream: row?.large ?? false,

@@ -70,34 +70,52 @@ export type RankingChoice = {
   timeFilter?: boolean;
 };
 
-/** Where a value in force came from: the request, the agent's defaults, or the preset in force. */
-export type RankingSource = "request" | "agent" | "preset";
+/**
+ * Where a value in force came from: the request, the agent's defaults, the weights learned from
+ * the agent's feedback (weights only), or the preset in force.
+ */
+export type RankingSource = "request" | "agent" | "learned" | "preset";
+/** Where a value other than the weights came from (learning sets weights only). */
+export type FieldSource = Exclude<RankingSource, "learned">;
 
 /** The ranking in force and, per field, where it came from (reported in the retrieve response). */
 export type ResolvedRanking = Ranking & {
   preset: PresetName;
   /** `preset`: who named the preset (`default` = the service default). */
-  source: { preset: "request" | "agent" | "default" } & Record<keyof Ranking, RankingSource>;
+  source: { preset: "request" | "agent" | "default"; weights: RankingSource } & Record<
+    Exclude<keyof Ranking, "weights">,
+    FieldSource
+  >;
 };
 
 /**
  * The ranking for a request: explicit request values win; then, when the request names no
- * preset, the agent's own values; the rest comes from the preset (the request's, else the
+ * preset, the weights learned from the agent's feedback (when given), then the agent's own values; the rest comes from the preset (the request's, else the
  * agent's, else the service default). A request naming a preset asks for that preset, so the
  * agent's individual values are not mixed into it.
  */
-export function resolveRanking(request: RankingChoice, agent: RankingChoice | null): ResolvedRanking {
-  const layers: ["request" | "agent", RankingChoice][] = [["request", request]];
+export function resolveRanking(
+  request: RankingChoice,
+  agent: RankingChoice | null,
+  learned: Weights | null = null,
+): ResolvedRanking {
+  const layers: ["request" | "agent" | "learned", RankingChoice][] = [["request", request]];
+  // Learned weights (when on and adopted; src/memory/learning) sit between the request's and the
+  // agent's own: all three at once, so a request giving one weight still mixes it with them.
+  if (request.preset === undefined && learned) layers.push(["learned", { weights: learned }]);
   if (request.preset === undefined && agent) layers.push(["agent", agent]);
-  const presetFrom = layers.find(([, l]) => l.preset !== undefined);
+  const presetFrom = layers.find(
+    (l): l is ["request" | "agent", RankingChoice] => l[0] !== "learned" && l[1].preset !== undefined,
+  );
   const preset = presetFrom?.[1].preset ?? DEFAULT_PRESET;
   const base: Ranking = PRESETS[preset];
   const pick = <K extends "decay" | "recencyUnit" | "relevance" | "vectorShare" | "timeFilter">(
     key: K,
-  ): [Ranking[K], RankingSource] => {
+  ): [Ranking[K], FieldSource] => {
     for (const [source, l] of layers) {
       const v = l[key];
-      if (v !== undefined) return [v as Ranking[K], source];
+      // The learned layer holds weights only, so it never gives this field.
+      if (v !== undefined && source !== "learned") return [v as Ranking[K], source];
     }
     return [base[key], "preset"];
   };

@@ -124,8 +124,9 @@ export async function retrieve(
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
     countStream: !sections && !narrowed({ filters, timeWindow: null }),
     estimateLarge: Boolean(input.query?.trim()),
+    learn: deps.learning?.enabled ?? false,
   });
-  const ranking = withQueryText(resolveRanking(input, agent.ranking), input);
+  const ranking = withQueryText(resolveRanking(input, agent.ranking, agent.learned), input);
   const lexical = lexicalQuery(input, ranking);
   // Lexical relevance never needs the query embedded, so the embedder is not called.
   const vectorRelevance = lexical?.kind !== "lexical" && (input.queryEmbedding || input.query?.trim());

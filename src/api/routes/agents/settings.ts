@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { NO_LEARNING } from "../../../memory/learning/state";
 import { MIN_OUTCOMES_RANGE } from "../../../memory/lessons/settings";
 import { DEFAULT_SIMILARITY } from "../../../memory/lessons/similarity";
 import { LIMITS } from "../../../memory/limits";
@@ -59,8 +60,47 @@ const Body = z
       description:
         "Retention policy applied by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS), replacing an earlier one; null = keep everything; absent = unchanged",
     }),
+    learnWeights: z.boolean().nullable().optional().openapi({
+      description:
+        "Whether weights learned from the agent's feedback (POST /feedback) are fitted and rank its retrieves (request weights still win); null = MEMSTREAM_LEARN_WEIGHTS; absent = unchanged",
+    }),
   })
   .strict();
+
+const WeightsOut = z.object({ recency: z.number(), importance: z.number(), relevance: z.number() });
+
+const Learned = z
+  .object({
+    weights: WeightsOut.nullable().openapi({
+      description: "The adopted weights; null until a fit passed the guardrails (or after a reset)",
+    }),
+    events: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Feedback events the adopted weights were fitted on" }),
+    heldOutGain: z.number().nullable().openapi({
+      description: "Pairwise accuracy they gained on the held-out (newest) feedback over the weights before",
+    }),
+    fittedAt: z.string().nullable(),
+    lastFit: z
+      .object({
+        at: z.string(),
+        events: z.number().int(),
+        heldOutEvents: z.number().int(),
+        heldOut: z.object({ current: z.number(), proposed: z.number(), gain: z.number() }),
+        proposed: WeightsOut,
+        adopted: z.boolean(),
+        refused: z.string().nullable().openapi({ description: "Why the guardrails refused it" }),
+      })
+      .nullable()
+      .openapi({ description: "The last fit tried, adopted or not" }),
+    resetAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Feedback before it is not used (DELETE /learned-weights)" }),
+  })
+  .openapi("LearnedWeights");
 
 const Settings = z
   .object({
@@ -72,6 +112,9 @@ const Settings = z
     lessons: Lessons.nullable(),
     effectiveLessons: z.object({ minOutcomes: z.number(), similarity: z.number() }),
     retention: RetentionPolicySchema.nullable(),
+    learnWeights: z.boolean().nullable(),
+    effectiveLearnWeights: z.boolean(),
+    learned: Learned,
   })
   .openapi("AgentSettings");
 
@@ -85,6 +128,9 @@ const SETTINGS_EXAMPLE = {
   lessons: { minOutcomes: 3 },
   effectiveLessons: { minOutcomes: 3, similarity: DEFAULT_SIMILARITY },
   retention: { maxMemories: 10_000, keepImportanceAtLeast: 8 },
+  learnWeights: null,
+  effectiveLearnWeights: false,
+  learned: NO_LEARNING,
 };
 
 const put = createRoute({
@@ -122,7 +168,10 @@ const get = createRoute({
 });
 
 export const registerAgentSettings = (app: App, deps: AppDeps) => {
-  const defaults = () => ({ reflectionThreshold: deps.config.reflectionThreshold });
+  const defaults = () => ({
+    reflectionThreshold: deps.config.reflectionThreshold,
+    learnWeights: deps.config.learning.enabled,
+  });
   app.openapi(put, async (c) => {
     const { agentId } = c.req.valid("param");
     return c.json(await updateAgentSettings(deps.memory, agentId, c.req.valid("json"), defaults()), 200);

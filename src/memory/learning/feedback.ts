@@ -1,0 +1,83 @@
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { retrievalLog } from "../../db/schema";
+import { Invalid, NotFound } from "../../lib/errors";
+import type { MemoryDeps } from "../deps";
+import type { LoggedCandidate } from "./log";
+import { LEARNING_DEFAULTS } from "./state";
+
+export type FeedbackInput = {
+  retrievalId: string;
+  /** Memories of the retrieve the agent used (e.g. its answer cited them). */
+  used: string[];
+  /** Memories it did not use; absent = every other memory of the retrieve. */
+  unused?: string[];
+};
+
+export type FeedbackResult = {
+  retrievalId: string;
+  used: number;
+  unused: number;
+  /** The agent's retrieves with feedback in its log, this one included. */
+  events: number;
+};
+
+/**
+ * Records which memories of one logged retrieve the agent used. The retrieve must be in this
+ * agent's log (another agent's retrievalId is not found: the lookup is by agent and id), and
+ * every id must be one it returned. Feedback given again replaces the earlier one.
+ */
+export async function recordFeedback(
+  deps: Pick<MemoryDeps, "db" | "clock" | "learner" | "learning">,
+  agentId: string,
+  input: FeedbackInput,
+): Promise<FeedbackResult> {
+  const result = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ candidates: retrievalLog.candidates })
+      .from(retrievalLog)
+      .where(and(eq(retrievalLog.agentId, agentId), eq(retrievalLog.id, input.retrievalId)))
+      .for("update");
+    if (!row) {
+      throw new NotFound(
+        `retrieval ${input.retrievalId} is not in agent ${agentId}'s retrieval log (unknown, another agent's, or past the log's bounds)`,
+        { field: "retrievalId" },
+      );
+    }
+    const returned = new Set(row.candidates.map((c: LoggedCandidate) => c[0]));
+    const used = checkIds(input.used, "used", returned);
+    const unused = input.unused === undefined ? null : checkIds(input.unused, "unused", returned);
+    const both = unused?.findIndex((id) => used.includes(id)) ?? -1;
+    if (unused && both >= 0) {
+      throw new Invalid(`memory ${unused[both]} is in both used and unused`, { field: `unused.${both}` });
+    }
+    await tx
+      .update(retrievalLog)
+      .set({ used, unused, feedbackAt: deps.clock.now() })
+      .where(and(eq(retrievalLog.agentId, agentId), eq(retrievalLog.id, input.retrievalId)));
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(retrievalLog)
+      .where(and(eq(retrievalLog.agentId, agentId), isNotNull(retrievalLog.feedbackAt)));
+    return {
+      retrievalId: input.retrievalId,
+      used: used.length,
+      unused: unused?.length ?? returned.size - used.length,
+      events: count?.n ?? 0,
+    };
+  });
+  // A fit once there is enough feedback, then one per `refitEvery` more (the job re-checks both
+  // and whether learning is on for the agent).
+  const { minEvents, refitEvery } = deps.learning ?? LEARNING_DEFAULTS;
+  if (result.events >= minEvents && (result.events - minEvents) % refitEvery === 0)
+    await deps.learner?.feedbackGiven(agentId);
+  return result;
+}
+
+/** The ids without repeats; one the retrieve did not return is a 400 naming it. */
+function checkIds(ids: string[], field: string, returned: Set<string>): string[] {
+  const i = ids.findIndex((id) => !returned.has(id));
+  if (i >= 0) {
+    throw new Invalid(`memory ${ids[i]} was not returned by this retrieve`, { field: `${field}.${i}` });
+  }
+  return [...new Set(ids)];
+}
