@@ -170,6 +170,7 @@ describe("learned weights", () => {
   it("does not fit while learning is off, nor before enough feedback", async () => {
     const agent = uniq("learn");
     await seed(agent);
+    expect((await t.call("PUT", `/v1/agents/${agent}/settings`, { learnWeights: false })).status).toBe(200);
     await giveFeedback(agent, MIN_EVENTS, mostImportant);
     expect(await learnWeights(t.system.app.memory, agent)).toEqual({
       fitted: false,

@@ -42,4 +42,5 @@ export type LearningConfig = {
   refitEvery: number;
 };
 
-export const LEARNING_DEFAULTS: LearningConfig = { enabled: false, minEvents: 30, refitEvery: 10 };
+/** On: on LoCoMo it paid in every conversation (docs/adr/0025-learned-weights.md, `npm run eval:learning`). */
+export const LEARNING_DEFAULTS: LearningConfig = { enabled: true, minEvents: 30, refitEvery: 10 };

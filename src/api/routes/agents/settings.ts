@@ -129,7 +129,7 @@ const SETTINGS_EXAMPLE = {
   effectiveLessons: { minOutcomes: 3, similarity: DEFAULT_SIMILARITY },
   retention: { maxMemories: 10_000, keepImportanceAtLeast: 8 },
   learnWeights: null,
-  effectiveLearnWeights: false,
+  effectiveLearnWeights: true,
   learned: NO_LEARNING,
 };
 
