@@ -2809,7 +2809,7 @@ export interface operations {
                      *         "keepImportanceAtLeast": 8
                      *       },
                      *       "learnWeights": null,
-                     *       "effectiveLearnWeights": false,
+                     *       "effectiveLearnWeights": true,
                      *       "learned": {
                      *         "weights": null,
                      *         "events": null,
@@ -2994,7 +2994,7 @@ export interface operations {
                      *         "keepImportanceAtLeast": 8
                      *       },
                      *       "learnWeights": null,
-                     *       "effectiveLearnWeights": false,
+                     *       "effectiveLearnWeights": true,
                      *       "learned": {
                      *         "weights": null,
                      *         "events": null,
