@@ -16,7 +16,9 @@ import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
-import { type Focus, timeFocus } from "../src/memory/retrieve/focus";
+import { type Focus, liftOf, timeFocus } from "../src/memory/retrieve/focus";
+import { IMPORTANCE_FLOOR_POINTS, RECENCY_FLOOR_UNITS } from "../src/memory/retrieve/ranking/components";
+import { VERSION_SIMILARITY, VERSION_TOP } from "../src/memory/retrieve/ranking/versions";
 import { timeWindow } from "../src/memory/retrieve/time-window";
 import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
 import { readLocomo, score } from "./lib/locomo";
@@ -172,11 +174,11 @@ const terms1 = (q: Question) => new Map(q.terms.map((t) => [t, 1]));
 const contextual =
   (a: number, share: number): Rel =>
   (docs, q) =>
-    withNeighbours(fuse(cosine(docs, q.vec), bm25(docs, terms1(q)), a), share);
+    withNeighbours(fuse(cosine(docs, q.vec), bm25(docs, terms1(q)), a), share, 1, docs);
 const windowed =
   (a: number, share: number, w = 0.5): Rel =>
   (docs, q) =>
-    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share);
+    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share, 1, docs);
 const lexical: Rel = (docs, q) => bm25(docs, terms1(q));
 
 const D = 86_400;
@@ -228,7 +230,7 @@ type Config = {
    * newer (present focus) or older (a past-state question: "before", "used to") takes that score;
    * equal scores go newest (present) or oldest (past) first.
    */
-  versions?: { n: number; tau: number; past: boolean; pastTau?: number };
+  versions?: { n: number; tau: number; past: boolean; pastTau?: number; resid?: boolean };
 };
 const cos2 = (a: Float64Array | null, b: Float64Array | null) => {
   if (!a || !b) return 0;
@@ -243,6 +245,19 @@ const cos2 = (a: Float64Array | null, b: Float64Array | null) => {
   return d / Math.sqrt(na * nb);
 };
 const PAST_STATE = /\b(before|used to|use to|previous|previously|formerly|former|originally|at first)\b/i;
+
+/** Cosine of a and b after removing the query's direction from both (what they share besides the question). */
+const residCos = (a: Float64Array | null, b: Float64Array | null, q: Float64Array) => {
+  if (!a || !b) return 0;
+  const dot = (x: Float64Array, y: Float64Array) => x.reduce((s, xi, i) => s + xi * (y[i] as number), 0);
+  const qq = dot(q, q);
+  const aq = dot(a, q);
+  const bq = dot(b, q);
+  const ab = dot(a, b) - (aq * bq) / qq;
+  const aa = dot(a, a) - (aq * aq) / qq;
+  const bb = dot(b, b) - (bq * bq) / qq;
+  return ab / Math.sqrt(aa * bb);
+};
 function rankOf(c: Config, q: Q, rel: (number | null)[]): string[] {
   const docs = docsFor(q, c.time);
   const rec = floored(
@@ -285,7 +300,8 @@ function rankOf(c: Config, q: Q, rel: (number | null)[]): string[] {
     scored.splice(0, top.length, ...re);
   }
   const v = c.versions;
-  const dir = q.focus === "present" ? 1 : v?.past && PAST_STATE.test(q.text) ? -1 : 0;
+  // liftOf lifts the newer version only; `past` simulates lifting the older for past-state questions too.
+  const dir = liftOf(q.focus) === "newer" ? 1 : v?.past && PAST_STATE.test(q.text) ? -1 : 0;
   if (v && dir !== 0) {
     const top = scored.slice(0, v.n);
     const tau = dir > 0 ? v.tau : (v.pastTau ?? v.tau);
@@ -293,7 +309,7 @@ function rankOf(c: Config, q: Q, rel: (number | null)[]): string[] {
       let s = x.s;
       let sim = 1;
       for (const y of top) {
-        const c = cos2(x.d.vec, y.d.vec);
+        const c = v.resid ? residCos(x.d.vec, y.d.vec, q.vec) : cos2(x.d.vec, y.d.vec);
         if (y.s > s && dir * (x.d.at - y.d.at) > 0 && c >= tau) {
           s = y.s;
           sim = c;
@@ -400,7 +416,13 @@ if (grid.includes("ver"))
         w: REL0,
         decay: 1,
         unit: D,
-        versions: { n, tau, past: true, pastTau: Number(process.env.PAST_TAU ?? tau) },
+        versions: {
+          n,
+          tau,
+          past: true,
+          pastTau: Number(process.env.PAST_TAU ?? tau),
+          resid: process.env.RESID === "1",
+        },
       });
 if (grid.includes("cos")) {
   // Cosine between versions of a fact, and between a version and a filler about the same person.
@@ -429,20 +451,20 @@ if (grid.includes("cos")) {
   );
 }
 if (grid.includes("mix"))
-  for (const rw of [0.05, 0.1, 0.2])
-    for (const iw of [0, 0.05, 0.1])
-      configs.push({
-        name: `windowed+time ${rw}/${iw}/1 .998/d floors, currency n10 w1`,
-        rel: win06,
-        time: true,
-        w: [rw, iw, 1],
-        decay: 0.998,
-        unit: D,
-        recFloor: 1 - 0.998 ** 30,
-        impFloor: 4,
-        currency: { n: 10, w: 1, focus: ["present"], how: "ordinal" },
-      });
-
+  for (const rw of (process.env.RW ?? "0,0.1,0.2").split(",").map(Number))
+    for (const iw of (process.env.IW ?? "0,0.1,0.2").split(",").map(Number))
+      for (const floors of [true, false])
+        configs.push({
+          name: `windowed+time ${rw}/${iw}/1 .998/d${floors ? " floors" : ""}, versions`,
+          rel: win06,
+          time: true,
+          w: [rw, iw, 1],
+          decay: 0.998,
+          unit: D,
+          recFloor: floors ? 1 - 0.998 ** RECENCY_FLOOR_UNITS : 0,
+          impFloor: floors ? IMPORTANCE_FLOOR_POINTS : 0,
+          versions: { n: VERSION_TOP, tau: VERSION_SIMILARITY, past: process.env.PAST === "1" },
+        });
 const fixed = (r: Record<string, string | number>) =>
   Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "number" ? v.toFixed(3) : v]));
 printTable(configs.map((c) => fixed(run(c))));

@@ -158,12 +158,12 @@ const hybridOf = (a: number) => (docs: Doc[], q: Question) =>
 const contextualOf =
   (a: number, share: number, n = 1) =>
   (docs: Doc[], q: Question) =>
-    withNeighbours(hybridOf(a)(docs, q), share, n);
+    withNeighbours(hybridOf(a)(docs, q), share, n, docs);
 /** The service's contextual relevance: cosine fused with BM25F (own + neighbours' text), plus the neighbour share. */
 const contextualFOf =
   (a: number, share: number, w = CONTEXT_FIELD_WEIGHT) =>
   (docs: Doc[], q: Question) =>
-    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share);
+    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share, 1, docs);
 
 /** Pseudo-relevance feedback: the top `m` docs of hybrid give `t` expansion lexemes (weight β) and a Rocchio vector (γ). */
 const prfOf =

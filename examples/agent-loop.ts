@@ -74,9 +74,8 @@ for (const customer of customers) {
     format: "text",
     maxTokens: 300,
     k: 3,
-    // Names matter here: hybrid adds BM25 over the words to the embedding similarity.
-    relevance: "hybrid",
-    weights: { recency: 1, importance: 1, relevance: 2 },
+    // No ranking fields: the default ranks by what the question is about (words and meaning),
+    // and on a stream this young recency and importance only break near-ties (README, "The default").
     now: "2026-02-13T08:00:00Z",
   });
   console.log(`\nretrieve for ${customer} (${memories.length} memories, ${context?.tokens} tokens):`);

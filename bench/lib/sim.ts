@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db/client";
 import { queryRows } from "../../src/db/client";
-import { BM25 } from "../../src/memory/retrieve/ranking/relevance/kinds";
+import { BM25, NEIGHBOUR_GAP_S } from "../../src/memory/retrieve/ranking/relevance/kinds";
 import { minMax } from "../../src/memory/retrieve/ranking/scale";
 import { weightedSum } from "../../src/memory/retrieve/ranking/score";
 
@@ -133,14 +133,22 @@ export const fuse = (cos: (number | null)[], lex: number[], a: number): number[]
   return c.map((x, i) => a * x + (1 - a) * (l[i] as number));
 };
 
-/** rel + share × max(neighbours' rel) over `n` docs either side in stream order (docs are sorted). */
-export const withNeighbours = (rel: number[], share: number, n = 1): number[] =>
+/**
+ * rel + share × max(neighbours' rel) over `n` docs either side in stream order (docs are sorted);
+ * with `docs`, a neighbour counts only within NEIGHBOUR_GAP_S of the memory, as the service.
+ */
+export const withNeighbours = (rel: number[], share: number, n = 1, docs?: Doc[]): number[] =>
   rel.map((r, i) => {
     let best = 0;
     for (let d = -n; d <= n; d++)
-      if (d !== 0 && i + d >= 0 && i + d < rel.length) best = Math.max(best, rel[i + d] as number);
+      if (d !== 0 && i + d >= 0 && i + d < rel.length && near(docs, i, i + d))
+        best = Math.max(best, rel[i + d] as number);
     return r + share * best;
   });
+
+/** Whether docs i and j are neighbours in time (always, without docs). */
+const near = (docs: Doc[] | undefined, i: number, j: number) =>
+  !docs || Math.abs((docs[i] as Doc).at - (docs[j] as Doc).at) <= NEIGHBOUR_GAP_S;
 
 export type Weights3 = [number, number, number];
 
@@ -186,7 +194,7 @@ export function bm25f(docs: Doc[], terms: Map<string, number>, w: number): numbe
     const tf = new Map(d.tf);
     let dl = d.dl;
     for (const n of [docs[i - 1], docs[i + 1]])
-      if (n) {
+      if (n && Math.abs(n.at - d.at) <= NEIGHBOUR_GAP_S) {
         dl += w * n.dl;
         for (const [t, x] of n.tf) tf.set(t, (tf.get(t) ?? 0) + w * x);
       }

@@ -21,7 +21,7 @@ export const MEMORY_EXAMPLE = {
 export const SCORED_MEMORY_EXAMPLE = {
   ...MEMORY_EXAMPLE,
   score: 2.41,
-  scores: { recency: 0.93, importance: 0.56, relevance: 0.92 },
+  scores: { recency: 0.93, importance: 0.56, relevance: 0.92, lift: 0 },
 };
 
 export const RUN_EXAMPLE = {
@@ -87,6 +87,8 @@ export const RANKING_EXAMPLE = {
     relevance: "preset",
     vectorShare: "preset",
     timeFilter: "preset",
+    scaleFloors: "preset",
+    versions: "preset",
   },
 };
 

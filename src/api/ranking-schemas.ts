@@ -1,8 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { MIN_POSITIVE_WEIGHT } from "../lib/storable";
+import { FOCUSES } from "../memory/retrieve/focus";
 import { STATEMENTS } from "../memory/retrieve/plan";
 import { PRESET_NAMES, PRESETS } from "../memory/retrieve/presets";
-import { RECENCY_UNITS, type RecencyUnit } from "../memory/retrieve/ranking/components";
+import {
+  IMPORTANCE_FLOOR_POINTS,
+  RECENCY_FLOOR_UNITS,
+  RECENCY_UNITS,
+  type RecencyUnit,
+} from "../memory/retrieve/ranking/components";
 import {
   BM25,
   CONTEXT_FIELD_WEIGHT,
@@ -10,6 +16,7 @@ import {
   HYBRID_VECTOR_SHARE,
   RELEVANCE_KINDS,
 } from "../memory/retrieve/ranking/relevance/kinds";
+import { VERSION_SIMILARITY, VERSION_TOP } from "../memory/retrieve/ranking/versions";
 import { TIME_WINDOW_SLACK_S } from "../memory/retrieve/time-window";
 
 /** The ranking fields shared by retrieve requests and an agent's retrieve defaults (settings). */
@@ -26,7 +33,7 @@ const RELEVANCE = RELEVANCE_KINDS;
 const presetList = PRESET_NAMES.map((name) => {
   const p = PRESETS[name];
   const w = p.weights;
-  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}`;
+  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}${p.scaleFloors ? ", scale floors" : ""}${p.versions ? ", versions" : ""}`;
 }).join("; ");
 
 export const RankingFields = {
@@ -70,6 +77,18 @@ export const RankingFields = {
     .openapi({
       description: `A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by ${TIME_WINDOW_SLACK_S / 86_400} day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied`,
     }),
+  scaleFloors: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `Scale recency over at least the decay of ${RECENCY_FLOOR_UNITS} recencyUnits and importance over at least ${IMPORTANCE_FLOOR_POINTS} points, so a small spread stays small (off: plain min-max, the paper's)`,
+    }),
+  versions: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `For a present-state question (ranking.focus present: "Where does Alice live?"): among the best ${VERSION_TOP}, a memory at least ${VERSION_SIMILARITY} cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector`,
+    }),
 };
 
 const Source = z.enum(["request", "agent", "preset"]);
@@ -84,6 +103,8 @@ export const RankingInForce = z
     relevance: z.enum(RELEVANCE),
     vectorShare: z.number(),
     timeFilter: z.boolean(),
+    scaleFloors: z.boolean(),
+    versions: z.boolean(),
     source: z.object({
       preset: z.enum(["request", "agent", "default"]),
       weights: z.enum(["request", "learned", "agent", "preset"]).openapi({
@@ -95,6 +116,8 @@ export const RankingInForce = z
       relevance: Source,
       vectorShare: Source,
       timeFilter: Source,
+      scaleFloors: Source,
+      versions: Source,
     }),
   })
   .openapi("Ranking", {
@@ -107,6 +130,14 @@ export const RetrieveRanking = RankingInForce.extend({
   timeWindow: z.object({ start: z.string(), end: z.string() }).nullable().openapi({
     description:
       "The createdAt window [start, end) a time expression in the query limited the candidates to (when any memory is in it); null when none applied",
+  }),
+  focus: z.enum(FOCUSES).openapi({
+    description:
+      'The question\'s time focus, read from its words: present ("Where does Alice live?", "currently"), past ("before", "used to", "When did…", a named time) or none; with versions on, a present-state question lifts the newer version of a fact',
+  }),
+  lift: z.enum(["newer", "older"]).nullable().openapi({
+    description:
+      "Which versions were lifted among the best (versions on, a query vector, full statement); null = none",
   }),
   plan: z.enum(STATEMENTS).openapi({
     description:

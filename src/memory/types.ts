@@ -27,7 +27,8 @@ export type Memory = {
 
 export type ScoredMemory = Memory & {
   score: number;
-  scores: { recency: number; importance: number; relevance: number };
+  /** Scaled components and the score a version lift added (ranking/versions.ts; 0 otherwise). */
+  scores: { recency: number; importance: number; relevance: number; lift: number };
   /** Index of the section it was ranked in, when the request had sections. */
   section?: number;
 };

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import pgvector from "pgvector";
 import type { Db } from "../../src/db/client";
+import { scaleFloorsOf } from "../../src/memory/retrieve/ranking/components";
 import type { RankParams, RankSection } from "../../src/memory/retrieve/statements/params";
 import type { RefMemory, RefOptions } from "./reference-ranking";
 
@@ -106,6 +107,8 @@ const general = {
   listSize: fc.integer({ min: 1, max: 8 }),
   mostRelevant: fc.integer({ min: 1, max: 4 }),
   depth: fc.record({ relevance: fc.integer({ min: 1, max: 4 }), recImp: fc.integer({ min: 1, max: 8 }) }),
+  scaleFloors: fc.boolean(),
+  lift: sometimes(fc.constantFrom<"newer" | "older">("newer", "older"), 3),
 };
 
 /**
@@ -132,6 +135,7 @@ const pruning = {
   weights: fc.record({ recency: positive, importance: positive, relevance: positive }),
   listSize: fc.integer({ min: 1, max: 4 }),
   mostRelevant: fc.integer({ min: 1, max: 3 }),
+  lift: fc.constant(null),
 };
 
 export const caseArb = fc.oneof(fc.record(general), fc.record(pruning));
@@ -224,6 +228,8 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
     metadata: f.metadata === undefined ? undefined : { tag: f.metadata },
   };
   const window = c.window ? { start: at(c.window[0]), end: at(c.window[0] + c.window[1]) } : null;
+  // Versions are lifted with a query vector and without sections, as retrieve does.
+  const lift = c.lift && query && !sections ? c.lift : undefined;
   const params: RankParams = {
     agentId: agent,
     filters,
@@ -235,6 +241,8 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
     decay: c.decay,
     recencyUnit: c.unit,
     weights: c.weights,
+    floors: c.scaleFloors ? scaleFloorsOf(c.decay) : undefined,
+    lift,
     k: c.k,
     touch: false,
     sections,
@@ -250,6 +258,8 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
     vectorShare: c.vectorShare,
     filters: { ...filters, kinds: filters.kinds as string[] | undefined },
     timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
+    scaleFloors: c.scaleFloors,
+    lift: lift ?? null,
   };
   return { params, ref };
 }

@@ -36,12 +36,18 @@ export type RefOptions = {
   filters?: { kinds?: string[]; since?: string; until?: string; metadata?: Record<string, unknown> };
   /** The [start, end) createdAt window a time expression named (already widened). */
   timeWindow?: { start: string; end: string } | null;
+  /** README "scale floors": recency over at least 1 − decay^30, importance over at least 5 points. */
+  scaleFloors?: boolean;
+  /** README "versions": which versions the best 10 lift (needs a query vector). */
+  lift?: "newer" | "older" | null;
 };
 
 export type RefHit = {
   id: string;
   score: number;
   scores: { recency: number; importance: number; relevance: number };
+  /** The score a version lift added (0 without one). */
+  lift: number;
 };
 
 // README: BM25 k1 1.2, b 0.75; contextual 0.7 × the better neighbour; windowed neighbours × 0.5;
@@ -52,6 +58,13 @@ const CONTEXT = 0.7;
 const NEIGHBOUR_FIELD = 0.5;
 const ALPHA = 0.6;
 const FLOOR_EXPONENT = 600;
+// README: scale floors (30 units of decay, 5 points); versions among the best 10, cosine ≥ 0.55.
+const FLOOR_UNITS = 30;
+const FLOOR_POINTS = 5;
+const VERSION_TOP = 10;
+const VERSION_SIMILARITY = 0.55;
+// README: a neighbour counts only when created within an hour (the same conversation).
+const NEIGHBOUR_GAP_MS = 3_600_000;
 const STOP_WORDS = new Set(["the", "and", "a", "of", "in", "is", "to", "it"]);
 
 const cosine = (a: number[], b: number[]) => {
@@ -67,12 +80,16 @@ const cosine = (a: number[], b: number[]) => {
   return dot / Math.sqrt(na * nb);
 };
 
-/** Min-max over the non-null values: null → `missing`, all equal → 0.5. */
-const scaled = (values: (number | null)[], missing: number): number[] => {
+/**
+ * Min-max over the non-null values: null → `missing`, all equal → 0.5; with a floor, a spread
+ * below it is scaled over the floor: (v − lo) / max(hi − lo, floor).
+ */
+const scaled = (values: (number | null)[], missing: number, floor = 0): number[] => {
   const present = values.filter((v): v is number => v !== null);
   const lo = Math.min(...present);
   const hi = Math.max(...present);
-  return values.map((v) => (v === null ? missing : hi > lo ? (v - lo) / (hi - lo) : 0.5));
+  const top = floor > 0 && hi > lo ? lo + Math.max(hi - lo, floor) : hi;
+  return values.map((v) => (v === null ? missing : top > lo ? (v - lo) / (top - lo) : 0.5));
 };
 
 const words = (text: string) =>
@@ -147,7 +164,12 @@ function relevanceOf(cands: RefMemory[], o: RefOptions): (number | null)[] {
     if (j > 0) prev.set(i, order[j - 1] as number);
     if (j < order.length - 1) next.set(i, order[j + 1] as number);
   });
-  const neighbours = (i: number) => [prev.get(i), next.get(i)].filter((x): x is number => x !== undefined);
+  const neighbours = (i: number) =>
+    [prev.get(i), next.get(i)].filter(
+      (x): x is number =>
+        x !== undefined &&
+        Math.abs(createdOf(cands[x] as RefMemory) - createdOf(cands[i] as RefMemory)) <= NEIGHBOUR_GAP_MS,
+    );
   const docs =
     kind === "windowed"
       ? own.map((d, i) => {
@@ -184,13 +206,14 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[]
   const rec = cands.map(
     (m) => o.decay ** Math.min(Math.max((now - Date.parse(m.lastAccessedAt)) / unitMs, 0), cap),
   );
-  const sRec = scaled(rec, 0);
+  const sRec = scaled(rec, 0, o.scaleFloors ? 1 - o.decay ** FLOOR_UNITS : 0);
   const sImp = scaled(
     cands.map((m) => m.importance),
     0.5,
+    o.scaleFloors ? FLOOR_POINTS : 0,
   );
   const sRel = scaled(relevanceOf(cands, o), 0);
-  return cands
+  const hits = cands
     .map((m, i) => {
       const scores = {
         recency: sRec[i] as number,
@@ -201,9 +224,43 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[]
         o.weights.recency * scores.recency +
         o.weights.importance * scores.importance +
         o.weights.relevance * scores.relevance;
-      return { id: m.id, score, scores };
+      return { id: m.id, score, scores, lift: 0 };
     })
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return o.lift && o.query ? lifted(hits, cands, o.lift) : hits;
+}
+
+/**
+ * Versions: among the best 10 (by score, ties by id), a memory whose vector is ≥ 0.55
+ * cosine-similar to a better-scored one that is older (`newer`: the newer version rises) or newer
+ * (`older`) takes the best such score; then all are ordered by score, equal scores newest first.
+ */
+function lifted(hits: RefHit[], cands: RefMemory[], lift: "newer" | "older"): RefHit[] {
+  const byId = new Map(cands.map((m) => [m.id, m]));
+  const best = hits.slice(0, VERSION_TOP);
+  const raised = best.map((x) => {
+    const mx = byId.get(x.id) as RefMemory;
+    let score = x.score;
+    for (const y of best) {
+      const my = byId.get(y.id) as RefMemory;
+      const later = lift === "newer" ? createdOf(my) < createdOf(mx) : createdOf(my) > createdOf(mx);
+      if (
+        y.score > x.score &&
+        later &&
+        mx.vector &&
+        my.vector &&
+        cosine(mx.vector, my.vector) >= VERSION_SIMILARITY
+      )
+        score = Math.max(score, y.score);
+    }
+    return { ...x, score, lift: score - x.score };
+  });
+  return [...raised, ...hits.slice(VERSION_TOP)].sort(
+    (a, b) =>
+      b.score - a.score ||
+      createdOf(byId.get(b.id) as RefMemory) - createdOf(byId.get(a.id) as RefMemory) ||
+      (a.id < b.id ? -1 : 1),
+  );
 }
 
 /**

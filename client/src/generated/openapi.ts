@@ -104,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is exactly Σ weight · `scores` (the scaled components), so hits can be re-ranked under other weights.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first).
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -557,6 +557,8 @@ export interface components {
                 recency: number;
                 importance: number;
                 relevance: number;
+                /** @description The score a version lift added (ranking.lift; 0 otherwise) */
+                lift: number;
             };
             /** @description Index of its section (requests with sections) */
             section?: number;
@@ -568,6 +570,16 @@ export interface components {
                 start: string;
                 end: string;
             } | null;
+            /**
+             * @description The question's time focus, read from its words: present ("Where does Alice live?", "currently"), past ("before", "used to", "When did…", a named time) or none; with versions on, a present-state question lifts the newer version of a fact
+             * @enum {string}
+             */
+            focus: "present" | "past" | "none";
+            /**
+             * @description Which versions were lifted among the best (versions on, a query vector, full statement); null = none
+             * @enum {string|null}
+             */
+            lift: "newer" | "older" | null;
             /**
              * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)
              * @enum {string}
@@ -595,6 +607,8 @@ export interface components {
             relevance: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
             vectorShare: number;
             timeFilter: boolean;
+            scaleFloors: boolean;
+            versions: boolean;
             source: {
                 /** @enum {string} */
                 preset: "request" | "agent" | "default";
@@ -613,6 +627,10 @@ export interface components {
                 vectorShare: "request" | "agent" | "preset";
                 /** @enum {string} */
                 timeFilter: "request" | "agent" | "preset";
+                /** @enum {string} */
+                scaleFloors: "request" | "agent" | "preset";
+                /** @enum {string} */
+                versions: "request" | "agent" | "preset";
             };
         };
         RetrieveContext: {
@@ -637,7 +655,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, windowed, time filter, scale floors, versions
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -662,6 +680,10 @@ export interface components {
             vectorShare?: number;
             /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
             timeFilter?: boolean;
+            /** @description Scale recency over at least the decay of 30 recencyUnits and importance over at least 5 points, so a small spread stays small (off: plain min-max, the paper's) */
+            scaleFloors?: boolean;
+            /** @description For a present-state question (ranking.focus present: "Where does Alice live?"): among the best 10, a memory at least 0.55 cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector */
+            versions?: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 with an offset; years 0001-9999
@@ -846,7 +868,7 @@ export interface components {
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, windowed, time filter, scale floors, versions
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -871,6 +893,10 @@ export interface components {
             vectorShare?: number;
             /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
             timeFilter?: boolean;
+            /** @description Scale recency over at least the decay of 30 recencyUnits and importance over at least 5 points, so a small spread stays small (off: plain min-max, the paper's) */
+            scaleFloors?: boolean;
+            /** @description For a present-state question (ranking.focus present: "Where does Alice live?"): among the best 10, a memory at least 0.55 cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector */
+            versions?: boolean;
         } | null;
         /** @description Lesson consolidation; a field left out takes its default */
         LessonSettings: {
@@ -1890,7 +1916,8 @@ export interface operations {
                      *           "scores": {
                      *             "recency": 0.93,
                      *             "importance": 0.56,
-                     *             "relevance": 0.92
+                     *             "relevance": 0.92,
+                     *             "lift": 0
                      *           }
                      *         }
                      *       ],
@@ -1898,15 +1925,17 @@ export interface operations {
                      *       "ranking": {
                      *         "preset": "balanced",
                      *         "weights": {
-                     *           "recency": 1,
-                     *           "importance": 0.5,
-                     *           "relevance": 2.25
+                     *           "recency": 0.1,
+                     *           "importance": 0.1,
+                     *           "relevance": 1
                      *         },
                      *         "decay": 0.998,
                      *         "recencyUnit": "day",
-                     *         "relevance": "contextual",
-                     *         "vectorShare": 0.85,
+                     *         "relevance": "windowed",
+                     *         "vectorShare": 0.6,
                      *         "timeFilter": true,
+                     *         "scaleFloors": true,
+                     *         "versions": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -1914,9 +1943,13 @@ export interface operations {
                      *           "recencyUnit": "preset",
                      *           "relevance": "preset",
                      *           "vectorShare": "preset",
-                     *           "timeFilter": "preset"
+                     *           "timeFilter": "preset",
+                     *           "scaleFloors": "preset",
+                     *           "versions": "preset"
                      *         },
                      *         "timeWindow": null,
+                     *         "focus": "present",
+                     *         "lift": "newer",
                      *         "plan": "full",
                      *         "planReason": "relevance contextual: every memory scored"
                      *       }
@@ -2778,15 +2811,17 @@ export interface operations {
                      *       "effectiveRetrieval": {
                      *         "preset": "balanced",
                      *         "weights": {
-                     *           "recency": 1,
-                     *           "importance": 0.5,
-                     *           "relevance": 2.25
+                     *           "recency": 0.1,
+                     *           "importance": 0.1,
+                     *           "relevance": 1
                      *         },
                      *         "decay": 0.998,
                      *         "recencyUnit": "day",
-                     *         "relevance": "contextual",
-                     *         "vectorShare": 0.85,
+                     *         "relevance": "windowed",
+                     *         "vectorShare": 0.6,
                      *         "timeFilter": true,
+                     *         "scaleFloors": true,
+                     *         "versions": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -2794,7 +2829,9 @@ export interface operations {
                      *           "recencyUnit": "preset",
                      *           "relevance": "preset",
                      *           "vectorShare": "preset",
-                     *           "timeFilter": "preset"
+                     *           "timeFilter": "preset",
+                     *           "scaleFloors": "preset",
+                     *           "versions": "preset"
                      *         }
                      *       },
                      *       "lessons": {
@@ -2893,7 +2930,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 1/0.5/2.25, 0.998 per day, contextual, time filter
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, windowed, time filter, scale floors, versions
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -2918,6 +2955,10 @@ export interface operations {
                         vectorShare?: number;
                         /** @description A time expression in the query (English: "on 9 May 2023", "in June", "last week", "yesterday", "in 2022"; relative to now) limits the candidates to memories created in that window, widened by 1 day on each side, unless none is in it. Exact mode only; the answer's ranking.timeWindow gives the window applied */
                         timeFilter?: boolean;
+                        /** @description Scale recency over at least the decay of 30 recencyUnits and importance over at least 5 points, so a small spread stays small (off: plain min-max, the paper's) */
+                        scaleFloors?: boolean;
+                        /** @description For a present-state question (ranking.focus present: "Where does Alice live?"): among the best 10, a memory at least 0.55 cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector */
+                        versions?: boolean;
                     } | null;
                     /** @description Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged */
                     lessons?: {
@@ -2963,15 +3004,17 @@ export interface operations {
                      *       "effectiveRetrieval": {
                      *         "preset": "balanced",
                      *         "weights": {
-                     *           "recency": 1,
-                     *           "importance": 0.5,
-                     *           "relevance": 2.25
+                     *           "recency": 0.1,
+                     *           "importance": 0.1,
+                     *           "relevance": 1
                      *         },
                      *         "decay": 0.998,
                      *         "recencyUnit": "day",
-                     *         "relevance": "contextual",
-                     *         "vectorShare": 0.85,
+                     *         "relevance": "windowed",
+                     *         "vectorShare": 0.6,
                      *         "timeFilter": true,
+                     *         "scaleFloors": true,
+                     *         "versions": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -2979,7 +3022,9 @@ export interface operations {
                      *           "recencyUnit": "preset",
                      *           "relevance": "preset",
                      *           "vectorShare": "preset",
-                     *           "timeFilter": "preset"
+                     *           "timeFilter": "preset",
+                     *           "scaleFloors": "preset",
+                     *           "versions": "preset"
                      *         }
                      *       },
                      *       "lessons": {

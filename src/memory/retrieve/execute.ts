@@ -21,6 +21,8 @@ export type ScoredRow = {
   sRecency: number;
   sImportance: number;
   sRelevance: number;
+  /** The score a version lift added (full statement with a lift only; ranking/versions.ts). */
+  sLift?: number;
   section?: number;
   /** How many memories the statement scored, the same on every row (a bigint, read as a string). */
   candidates: number | string;

@@ -7,9 +7,9 @@
  *   "originally", "at first", a past-tense auxiliary ("What did…", "What was…"), a named time, or
  *   "When…".
  * - `none`: anything else (no question, or neither reading).
- * Only `present` changes the ranking: the newest of the best few are lifted (ranking/currency.ts),
- * so the version of a fact told last comes before the one it replaced. A `past` question ranks by
- * the formula alone, so an old fact phrased like the question is found.
+ * With versions on (ranking/versions.ts), a present-state question lifts the newer version of a
+ * fact among the best few; a past-state question or one about an event ranks by the formula alone,
+ * so an old fact phrased like the question is found.
  */
 export type Focus = "present" | "past" | "none";
 export const FOCUSES = ["present", "past", "none"] as const satisfies Focus[];
@@ -24,6 +24,16 @@ const PRESENT_AUX = /\b(does|do|is|are|has|have|doesn't|don't|isn't|aren't|'s|'r
 /** A named time (a year, a month, a weekday): the question is about then, not now. */
 const NAMED_TIME =
   /\b(1[89]\d\d|20\d\d|jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\b/i;
+
+/**
+ * Which versions of a fact the ranking lifts for a question (ranking/versions.ts): the newer for a
+ * present-state question; none otherwise. Lifting the older version for a past-state question
+ * ("before", "used to") was measured and did not pay: it also lifted unrelated memories about the
+ * same person above the version asked for (docs/adr/0026), and relevance alone finds it.
+ */
+export function liftOf(focus: Focus): "newer" | undefined {
+  return focus === "present" ? "newer" : undefined;
+}
 
 /** The time focus of `query` (undefined or blank: `none`). */
 export function timeFocus(query: string | undefined): Focus {

@@ -74,7 +74,7 @@ export const WORKERS_MIN_STREAM = 50_000;
 /** What the planner reads of a request: its candidate set, relevance, weights and mode. */
 export type PlanRequest = Pick<
   RankParams,
-  "query" | "lexical" | "filters" | "timeWindow" | "sections" | "weights"
+  "query" | "lexical" | "filters" | "timeWindow" | "sections" | "weights" | "lift"
 > & { mode: RetrieveMode };
 
 /**
@@ -100,6 +100,8 @@ export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresho
   if (Object.values(r.filters).some((v) => v !== undefined)) {
     throw new Invalid("mode fast does not support kinds or filters; use exact or auto", { field: "mode" });
   }
+  // The lift compares the best few by the whole formula: the search has no such step.
+  if (r.lift && r.query) return { ...exact, reason: `mode fast, a version lift: ${exact.reason}` };
   const fast = state.fast;
   if (!fast) throw new Error("plan: mode fast needs the fast state (readFastState)");
   const declined = (why: string): ExactPlan => ({ ...exact, reason: `mode fast, ${why}: ${exact.reason}` });
@@ -135,6 +137,9 @@ export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Exa
   }
   const full = (reason: string, workers = false): ExactPlan => ({ statement: "full", reason, workers });
   if (narrowed(r)) return full("filters or a time window: every candidate scored");
+  // The lift compares the formula's best few: the full statement's tail (statements/select.ts).
+  if (r.lift && r.query)
+    return full(`versions lifted (${r.lift}) among the best: every memory scored`, state.large);
   const kind = r.lexical?.kind ?? "vector";
   const w = r.weights;
   const negative = w.recency < 0 || w.importance < 0 || w.relevance < 0;

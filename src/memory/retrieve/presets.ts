@@ -14,6 +14,17 @@ export type Ranking = {
   /** α of hybrid and contextual relevance: α·cosine' + (1 − α)·lexical' (no effect on vector or lexical). */
   vectorShare: number;
   timeFilter: boolean;
+  /**
+   * Floors of the scaled ranges (recency: the decay over 30 units; importance: 5 points), so a
+   * small spread stays small (ranking/components.ts). Off = the paper's plain min-max.
+   */
+  scaleFloors: boolean;
+  /**
+   * By the question's time focus (focus.ts), lift the newer version of a fact above the older one
+   * among the best 10 for a present-state question, the older for a past-state one
+   * (ranking/versions.ts). Needs a query vector.
+   */
+  versions: boolean;
 };
 
 /**
@@ -21,10 +32,12 @@ export type Ranking = {
  * `reference` is the Generative Agents reference code's multipliers (`gw = [0.5, 3, 2]` for
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
- * `balanced`, the service default, was chosen on LoCoMo dev and the knowledge-update test
- * (docs/adr/0014-default-ranking.md, bench/tune-frontier.ts): relevance 2.25× recency, 0.998 per
- * day, contextual relevance leaning on the vector (α 0.85: BM25 favours an old fact that repeats
- * the question's words over the newer one that replaced it), and the query's time expressions.
+ * `balanced`, the service default (docs/adr/0025, bench/tune-default.ts): what the question is
+ * about decides (windowed relevance, α 0.6, and the query's time expressions); recency and
+ * importance only break near-ties (0.1 each, over floored ranges); which version of a fact is
+ * current is decided among the best 10 by the question's time focus (`versions`), not by a
+ * recency weight over the whole stream. Its first form (ADR 0014: relevance 2.25× recency, 0.998
+ * per day, contextual α 0.85) put months-old evidence out of the top 10 on unseen conversations.
  */
 export const PRESETS = {
   paper: {
@@ -34,6 +47,8 @@ export const PRESETS = {
     relevance: "vector",
     vectorShare: HYBRID_VECTOR_SHARE,
     timeFilter: false,
+    scaleFloors: false,
+    versions: false,
   },
   reference: {
     weights: { recency: 0.5, importance: 2, relevance: 3 },
@@ -42,14 +57,18 @@ export const PRESETS = {
     relevance: "vector",
     vectorShare: HYBRID_VECTOR_SHARE,
     timeFilter: false,
+    scaleFloors: false,
+    versions: false,
   },
   balanced: {
-    weights: { recency: 1, importance: 0.5, relevance: 2.25 },
+    weights: { recency: 0.1, importance: 0.1, relevance: 1 },
     decay: 0.998,
     recencyUnit: "day",
-    relevance: "contextual",
-    vectorShare: 0.85,
+    relevance: "windowed",
+    vectorShare: HYBRID_VECTOR_SHARE,
     timeFilter: true,
+    scaleFloors: true,
+    versions: true,
   },
 } as const satisfies Record<string, Ranking>;
 
@@ -68,6 +87,8 @@ export type RankingChoice = {
   relevance?: RelevanceKind;
   vectorShare?: number;
   timeFilter?: boolean;
+  scaleFloors?: boolean;
+  versions?: boolean;
 };
 
 /**
@@ -109,7 +130,16 @@ export function resolveRanking(
   );
   const preset = presetFrom?.[1].preset ?? DEFAULT_PRESET;
   const base: Ranking = PRESETS[preset];
-  const pick = <K extends "decay" | "recencyUnit" | "relevance" | "vectorShare" | "timeFilter">(
+  const pick = <
+    K extends
+      | "decay"
+      | "recencyUnit"
+      | "relevance"
+      | "vectorShare"
+      | "timeFilter"
+      | "scaleFloors"
+      | "versions",
+  >(
     key: K,
   ): [Ranking[K], FieldSource] => {
     for (const [source, l] of layers) {
@@ -131,6 +161,8 @@ export function resolveRanking(
   const [relevance, relevanceFrom] = pick("relevance");
   const [vectorShare, vectorShareFrom] = pick("vectorShare");
   const [timeFilter, timeFilterFrom] = pick("timeFilter");
+  const [scaleFloors, scaleFloorsFrom] = pick("scaleFloors");
+  const [versions, versionsFrom] = pick("versions");
   return {
     preset,
     weights,
@@ -139,6 +171,8 @@ export function resolveRanking(
     relevance,
     vectorShare,
     timeFilter,
+    scaleFloors,
+    versions,
     source: {
       preset: presetFrom?.[0] ?? "default",
       weights: weightsFrom,
@@ -147,6 +181,8 @@ export function resolveRanking(
       relevance: relevanceFrom,
       vectorShare: vectorShareFrom,
       timeFilter: timeFilterFrom,
+      scaleFloors: scaleFloorsFrom,
+      versions: versionsFrom,
     },
   };
 }

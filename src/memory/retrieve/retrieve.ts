@@ -11,10 +11,12 @@ import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { runPlan, type ScoredRow } from "./execute";
 import { FAST_DEFAULTS } from "./fast-thresholds";
+import { type Focus, liftOf, timeFocus } from "./focus";
 import { plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
-import type { RecencyUnit, Weights } from "./ranking/components";
+import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import type { LexicalQuery, RelevanceKind } from "./ranking/relevance/kinds";
+import type { VersionLift } from "./ranking/versions";
 import { narrowed, type RankParams, type RankSection } from "./statements/params";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
 import { touchMemories } from "./touch";
@@ -53,6 +55,10 @@ export type RetrieveInput = {
   vectorShare?: number;
   /** Whether a time expression in `query` ("last June") limits the candidates to that window. */
   timeFilter?: boolean;
+  /** Floor the scaled ranges of recency and importance (presets.ts). */
+  scaleFloors?: boolean;
+  /** Lift versions of a fact among the best by the question's time focus (presets.ts). */
+  versions?: boolean;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -66,6 +72,10 @@ export type AppliedTimeWindow = { start: string; end: string } | null;
  */
 export type RankingReport = ResolvedRanking & {
   timeWindow: AppliedTimeWindow;
+  /** The question's time focus (focus.ts). */
+  focus: Focus;
+  /** The versions lifted (ranking/versions.ts); null when none were. */
+  lift: VersionLift | null;
   plan: Statement;
   planReason: string;
 };
@@ -137,6 +147,9 @@ export async function retrieve(
       : [],
   ]);
   const now = input.now ? new Date(input.now) : deps.clock.now();
+  const focus = timeFocus(input.query);
+  // Versions need a vector per memory to compare, and are not a sectioned ranking's.
+  const lift = ranking.versions && query && !sections ? liftOf(focus) : undefined;
   const params: RankParams = {
     agentId,
     filters,
@@ -150,6 +163,8 @@ export async function retrieve(
     decay: ranking.decay,
     recencyUnit: ranking.recencyUnit,
     weights: ranking.weights,
+    floors: ranking.scaleFloors ? scaleFloorsOf(ranking.decay) : undefined,
+    lift,
     k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
     sections,
@@ -200,6 +215,7 @@ export async function retrieve(
       recency: Number(r.sRecency),
       importance: Number(r.sImportance),
       relevance: Number(r.sRelevance),
+      lift: Number(r.sLift ?? 0),
     },
     ...(r.section === undefined ? {} : { section: Number(r.section) }),
   }));
@@ -213,6 +229,8 @@ export async function retrieve(
     ranking: {
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
+      focus,
+      lift: lift && ran.statement === "full" ? lift : null,
       plan: ran.statement,
       planReason: reason,
     },

@@ -124,7 +124,12 @@ const Context = z
 
 const Scored = MemorySchema.extend({
   score: z.number(),
-  scores: z.object({ recency: z.number(), importance: z.number(), relevance: z.number() }),
+  scores: z.object({
+    recency: z.number(),
+    importance: z.number(),
+    relevance: z.number(),
+    lift: z.number().openapi({ description: "The score a version lift added (ranking.lift; 0 otherwise)" }),
+  }),
   section: z
     .number()
     .int()
@@ -158,7 +163,7 @@ const route = createRoute({
     "is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`.",
     'With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is;',
     "`ranking.timeWindow` gives the window applied (exact mode only).",
-    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter) left out come from the agent's defaults",
+    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions) left out come from the agent's defaults",
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
     "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
@@ -171,7 +176,9 @@ const route = createRoute({
     "`ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole",
     "stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance;",
     "fast) and `ranking.planReason` why (docs/adr/0023).",
-    "Each memory's `score` is exactly Σ weight · `scores` (the scaled components), so hits can be re-ranked under other weights.",
+    "Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights.",
+    "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
+    "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first).",
   ].join(" "),
   request: {
     params: AgentParam,
@@ -209,6 +216,8 @@ const route = createRoute({
         ranking: {
           ...RANKING_EXAMPLE,
           timeWindow: null,
+          focus: "present",
+          lift: "newer",
           plan: "full",
           planReason: "relevance contextual: every memory scored",
         },

@@ -1,4 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
+// A cycle (scale.ts reads COMPONENT), used only inside functions, so either module may load first.
+import { flooredHiSql } from "./scale";
 
 /**
  * The ranking's components (Park et al. 2023): what each one's raw value is, and what a memory
@@ -58,15 +60,35 @@ const RECENCY_FLOOR_EXPONENT = 600;
 export const importanceSql = (column: SQL): SQL => sql`${column}::float8`;
 
 /**
- * Exact recency and importance bounds over an agent's whole stream, from btree endpoints
- * (`rec_lo, rec_hi, imp_lo, imp_hi`). Recency falls as the last access gets older, so its bounds
- * are those of the oldest and newest access.
+ * Floors of the scaled ranges when a ranking asks for them (`scaleFloors`, docs/adr/0025):
+ * recency spread less than the decay over RECENCY_FLOOR_UNITS units (a month, with the default's
+ * daily unit), importance spread less than IMPORTANCE_FLOOR_POINTS points, are scaled over the
+ * floor. A fresh stream of ten memories written over a few minutes then differs by a sliver of
+ * recency instead of the whole [0, 1], and importances 5 and 6 by a fifth instead of all of it.
  */
-export function streamBoundsSql(p: RecencyParams, agentId: string): SQL {
+export const RECENCY_FLOOR_UNITS = 30;
+export const IMPORTANCE_FLOOR_POINTS = 5;
+
+/** The raw-range floors (scale.ts) of a ranking with floors on, for its decay. */
+export function scaleFloorsOf(decay: number): { recency: number; importance: number } {
+  return { recency: 1 - decay ** RECENCY_FLOOR_UNITS, importance: IMPORTANCE_FLOOR_POINTS };
+}
+
+/**
+ * Exact recency and importance bounds over an agent's whole stream, from btree endpoints
+ * (`rec_lo, rec_hi, imp_lo, imp_hi`, the tops floored as scale.ts says). Recency falls as the last
+ * access gets older, so its bounds are those of the oldest and newest access.
+ */
+export function streamBoundsSql(
+  p: RecencyParams & { floors?: Partial<Record<Component, number>> },
+  agentId: string,
+): SQL {
   const endpoint = (agg: "min" | "max", column: string) =>
     sql`(SELECT ${sql.raw(agg)}(${sql.raw(column)}) FROM memories WHERE agent_id = ${agentId})`;
-  return sql`${recencySql(p, endpoint("min", "last_accessed_at"))} AS rec_lo,
-        ${recencySql(p, endpoint("max", "last_accessed_at"))} AS rec_hi,
-        ${importanceSql(endpoint("min", "importance"))} AS imp_lo,
-        ${importanceSql(endpoint("max", "importance"))} AS imp_hi`;
+  const recLo = recencySql(p, endpoint("min", "last_accessed_at"));
+  const recHi = recencySql(p, endpoint("max", "last_accessed_at"));
+  const impLo = importanceSql(endpoint("min", "importance"));
+  const impHi = importanceSql(endpoint("max", "importance"));
+  return sql`${recLo} AS rec_lo, ${flooredHiSql(recLo, recHi, p.floors?.recency)} AS rec_hi,
+        ${impLo} AS imp_lo, ${flooredHiSql(impLo, impHi, p.floors?.importance)} AS imp_hi`;
 }

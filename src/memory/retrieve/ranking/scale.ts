@@ -34,12 +34,31 @@ export function boundsOf(c: Component, b: string): { lo: SQL; hi: SQL } {
   return { lo: sql.raw(`${b}.${col}_lo`), hi: sql.raw(`${b}.${col}_hi`) };
 }
 
-/** `min(rec) AS rec_lo, max(rec) AS rec_hi, …` over candidate rows: the bounds row of every component. */
-export const boundsAggregateSql = (): SQL =>
-  sql.raw(
-    COMPONENTS.map((c) => COMPONENT[c].column)
-      .map((col) => `min(${col}) AS ${col}_lo, max(${col}) AS ${col}_hi`)
-      .join(", "),
+/**
+ * Floors of the scaled range (docs/adr/0025): a component whose raw values spread less than its
+ * floor is scaled over the floor instead, x' = (x − lo) / max(hi − lo, floor), so minutes of
+ * recency or one point of importance are not stretched over the whole [0, 1]. Carried in the
+ * bounds row: `<column>_hi` is then lo + max(hi − lo, floor) (hi itself when every value is equal,
+ * which still scales to EQUAL), so every statement and every pruning bound scales alike.
+ * 0 = plain min-max (the paper's).
+ */
+export type ScaleFloors = Partial<Record<Component, number>>;
+
+/** The top of a component's scaled range: `hi`, or lo + floor when the values spread less. */
+export function flooredHiSql(lo: SQL, hi: SQL, floor: number | undefined): SQL {
+  if (!floor) return hi;
+  return sql`CASE WHEN ${hi} > ${lo} THEN ${lo} + greatest(${hi} - ${lo}, ${num(floor)}) ELSE ${hi} END`;
+}
+
+/** `min(rec) AS rec_lo, max(rec) AS rec_hi, …` over candidate rows: the bounds row of every component (floored). */
+export const boundsAggregateSql = (floors: ScaleFloors = {}): SQL =>
+  sql.join(
+    COMPONENTS.map((c) => {
+      const col = COMPONENT[c].column;
+      const hi = flooredHiSql(sql.raw(`min(${col})`), sql.raw(`max(${col})`), floors[c]);
+      return sql`min(${sql.raw(col)}) AS ${sql.raw(`${col}_lo`)}, ${hi} AS ${sql.raw(`${col}_hi`)}`;
+    }),
+    sql`, `,
   );
 
 /** Column `col` min-max scaled over every row of its query (window aggregates; NULLs ignored). */
@@ -47,8 +66,8 @@ export function minMaxOverSql(col: string, missing: number): SQL {
   return minMaxSql(sql.raw(col), sql.raw(`min(${col}) OVER ()`), sql.raw(`max(${col}) OVER ()`), missing);
 }
 
-/** The same scaling in TypeScript, over a list of raw values (NULL → `missing`). */
-export function minMax(xs: readonly (number | null)[], missing: number): number[] {
+/** The same scaling in TypeScript, over a list of raw values (NULL → `missing`), with an optional floor. */
+export function minMax(xs: readonly (number | null)[], missing: number, floor = 0): number[] {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const x of xs)
@@ -56,7 +75,8 @@ export function minMax(xs: readonly (number | null)[], missing: number): number[
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);
     }
-  return xs.map((x) => (x === null ? missing : hi > lo ? (x - lo) / (hi - lo) : EQUAL));
+  const top = floor > 0 && hi > lo ? lo + Math.max(hi - lo, floor) : hi;
+  return xs.map((x) => (x === null ? missing : top > lo ? (x - lo) / (top - lo) : EQUAL));
 }
 
 /** A constant inlined as a float8 literal (not a bind parameter: plans stay generic-friendly). */

@@ -24,7 +24,7 @@ export function candidateCtes(p: RankParams, extra: SQL = sql``): SQL {
         ${rel.expr} AS rel
       ${rel.source ? sql`FROM ${rel.source}` : sql`FROM memories ${rel.join} WHERE ${where}`}
     ),
-    b AS (SELECT ${boundsAggregateSql()}, count(*) AS n FROM cand),`;
+    b AS (SELECT ${boundsAggregateSql(p.floors)}, count(*) AS n FROM cand),`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { candidateCtes } from "./candidates";
 import type { RankParams } from "./params";
-import { scoreAndSelect } from "./select";
+import { scoreAndSelect, scoreLiftAndSelect } from "./select";
 
 /**
  * The exact ranking as one SELECT: every candidate (filters, time window) with its raw
@@ -18,5 +18,8 @@ import { scoreAndSelect } from "./select";
  * The distance is computed once per candidate (materialized CTE), not once per window.
  */
 export function fullRankQuery(p: RankParams): SQL {
-  return sql`${candidateCtes(p)} ${scoreAndSelect(p)}`;
+  const { query, lift } = p;
+  // Versions are lifted here only: the planner sends a request with a lift to this statement.
+  const tail = lift && query ? scoreLiftAndSelect({ ...p, query, lift }) : scoreAndSelect(p);
+  return sql`${candidateCtes(p)} ${tail}`;
 }

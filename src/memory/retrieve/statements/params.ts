@@ -1,6 +1,8 @@
 import type { MemoryFilters } from "../../filters";
 import type { RecencyUnit, Weights } from "../ranking/components";
 import type { FreshVector, LexicalQuery, QueryVector } from "../ranking/relevance/kinds";
+import type { ScaleFloors } from "../ranking/scale";
+import type { VersionLift } from "../ranking/versions";
 
 /** What every ranking statement ranks by: the candidate set, the query, and the ranking values. */
 export type RankParams = {
@@ -22,6 +24,13 @@ export type RankParams = {
   /** The time unit `decay` applies per; absent = hour (the paper's). */
   recencyUnit?: RecencyUnit;
   weights: Weights;
+  /** Floors of the scaled ranges (ranking/scale.ts); absent = plain min-max. */
+  floors?: ScaleFloors;
+  /**
+   * Lift versions of a fact among the best few by the question's time focus (ranking/versions.ts);
+   * absent = none. The full statement only (the planner sees to it); needs a query vector.
+   */
+  lift?: VersionLift;
   k: number;
   touch: boolean;
   /**

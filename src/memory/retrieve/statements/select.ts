@@ -1,7 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { isoUtc } from "../../../db/iso";
 import { FIELDS, target } from "../../enrichment/fields";
+import type { QueryVector } from "../ranking/relevance/kinds";
 import { scaledColumnsSql, scoreOfColumnsSql } from "../ranking/score";
+import { liftedCte, VERSION_TOP, type VersionLift } from "../ranking/versions";
 import type { RankParams } from "./params";
 
 const imp = FIELDS.importance;
@@ -29,6 +31,40 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">,
       (SELECT n FROM b) AS candidates ${extraColumns}
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.id COLLATE "C"`;
+}
+
+/**
+ * The full statement's tail when versions are lifted (ranking/versions.ts): the formula's best
+ * max(k, VERSION_TOP) as `ranked`, the best VERSION_TOP of them lifted, then the top k by the
+ * lifted score, equal scores newest first. Rows carry `sLift`, the score each one gained.
+ */
+export function scoreLiftAndSelect(
+  p: Pick<RankParams, "weights" | "k" | "agentId" | "fresh"> & { query: QueryVector; lift: VersionLift },
+): SQL {
+  return sql`
+    scaled AS (
+      SELECT c.id, ${scaledColumnsSql("c", "b")}
+      FROM cand c CROSS JOIN b
+    ),
+    ranked AS MATERIALIZED (
+      SELECT id, recency, importance, relevance, ${scoreOfColumnsSql(p.weights)} AS base
+      FROM scaled
+      ORDER BY base DESC, id COLLATE "C"
+      LIMIT ${Math.max(p.k, VERSION_TOP)}
+    ),
+    ${liftedCte(p, "ranked")}
+    top AS (
+      SELECT r.id, r.recency, r.importance, r.relevance, coalesce(l.score, r.base) AS score,
+        coalesce(l.score, r.base) - r.base AS lift, m.created_at
+      FROM ranked r LEFT JOIN lifted l ON l.id = r.id
+      JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = r.id
+      ORDER BY score DESC, m.created_at DESC, r.id COLLATE "C"
+      LIMIT ${p.k}
+    )
+    SELECT ${memoryColumns}, ${rankedColumns}, top.lift AS "sLift",
+      (SELECT n FROM b) AS candidates
+    FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
+    ORDER BY top.score DESC, top.created_at DESC, top.id COLLATE "C"`;
 }
 
 /** A ranked row's score and scaled components (`top`), as retrieve reads them. */

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { BM25 } from "./kinds";
+import { BM25, NEIGHBOUR_GAP_S } from "./kinds";
 
 /** The text search configuration of `memories.description_tsv` (must match the migration). */
 const TS_CONFIG = sql.raw("'english'::regconfig");
@@ -79,13 +79,21 @@ export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeight = 0): SQL {
     lex_stats AS (${stats}),
     lex_post AS (${postings}
     ),${score}`;
-  // Each own posting also counts, × w, for the memory before it and the one after it.
+  // Each own posting also counts, × w, for the memory before it and the one after it, when
+  // created within NEIGHBOUR_GAP_S of it (the same conversation).
+  const gap = sql.raw(`interval '${NEIGHBOUR_GAP_S} seconds'`);
   return sql`
     lex_win AS MATERIALIZED (
-      SELECT id, lag(id) OVER win AS prev, lead(id) OVER win AS next,
-        dl::float8 + ${w}::float8 * (coalesce(lag(dl) OVER win, 0) + coalesce(lead(dl) OVER win, 0))::float8 AS dl
-      FROM rel_base
-      WINDOW win AS (ORDER BY at, id COLLATE "C")
+      SELECT id, CASE WHEN near_prev THEN prev END AS prev, CASE WHEN near_next THEN next END AS next,
+        dl::float8 + ${w}::float8 * (CASE WHEN near_prev THEN prev_dl ELSE 0 END + CASE WHEN near_next THEN next_dl ELSE 0 END)::float8 AS dl
+      FROM (
+        SELECT id, dl, lag(id) OVER win AS prev, lead(id) OVER win AS next,
+          lag(dl) OVER win AS prev_dl, lead(dl) OVER win AS next_dl,
+          coalesce(lag(at) OVER win >= at - ${gap}, false) AS near_prev,
+          coalesce(lead(at) OVER win <= at + ${gap}, false) AS near_next
+        FROM rel_base
+        WINDOW win AS (ORDER BY at, id COLLATE "C")
+      ) x
     ),
     lex_stats AS (SELECT count(*)::float8 AS n, avg(dl) AS avgdl FROM lex_win),
     lex_own AS (${postings}

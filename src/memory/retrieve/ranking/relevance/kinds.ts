@@ -46,6 +46,15 @@ export const HYBRID_VECTOR_SHARE = 0.6;
 export const CONTEXT_SHARE = 0.7;
 
 /**
+ * Neighbours (contextual and windowed relevance) are memories of the same conversation: the
+ * previous or next memory by createdAt counts only when created at most this many seconds apart.
+ * On LoCoMo turns are 30 s apart within a session and days apart between sessions; on a stream of
+ * unrelated observations (`npm run example`) the memory written days later is no context, and
+ * lifting a memory by its unrelated neighbour put it first (docs/adr/0026).
+ */
+export const NEIGHBOUR_GAP_S = 3_600;
+
+/**
  * Windowed relevance = contextual relevance whose lexical part is BM25F over the memory's text
  * and, with this weight, its two neighbours' text (bm25.ts). On LoCoMo dev with the time filter
  * it lifts contextual's 0.781 recall@10 to 0.809 (held-out half 0.773 → 0.804); 0.35–1 are

@@ -8,6 +8,7 @@ import {
   type FreshVector,
   HYBRID_VECTOR_SHARE,
   type LexicalQuery,
+  NEIGHBOUR_GAP_S,
   type QueryVector,
 } from "./kinds";
 import { cosineSql, freshSql } from "./vector";
@@ -123,12 +124,16 @@ export function relevanceSql(
       source: sql`rel_fused AS memories`,
     };
   }
-  // Neighbours in createdAt order (id breaks ties); the first and last memory have one neighbour.
+  // Neighbours in createdAt order (id breaks ties) within NEIGHBOUR_GAP_S; the first and last
+  // memory, and one a gap away from the next, have one neighbour or none.
+  const gap = sql.raw(`interval '${NEIGHBOUR_GAP_S} seconds'`);
   return {
     ctes: sql`${fused}
     rel_ctx AS (
       SELECT id, ${sql.raw(carry)}
-        rel + ${CONTEXT_SHARE}::float8 * greatest(coalesce(lag(rel) OVER w, 0), coalesce(lead(rel) OVER w, 0)) AS rel
+        rel + ${CONTEXT_SHARE}::float8 * greatest(
+          CASE WHEN lag(at) OVER w >= at - ${gap} THEN lag(rel) OVER w ELSE 0 END,
+          CASE WHEN lead(at) OVER w <= at + ${gap} THEN lead(rel) OVER w ELSE 0 END) AS rel
       FROM rel_fused WINDOW w AS (ORDER BY at, id COLLATE "C")
     ),`,
     join: sql``,

@@ -1,0 +1,62 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { QueryVector } from "./relevance/kinds";
+
+/**
+ * Versions of a fact, by the question's time focus (focus.ts; docs/adr/0025). Which version of a
+ * fact is current is decided among the few memories that already rank best, not by a recency
+ * weight over the whole stream (that weight pushed months-old evidence out of the top 10):
+ * - `newer` (a present-state question, "Where does Alice live?"): among the VERSION_TOP best by
+ *   score, a memory whose vector is at least VERSION_SIMILARITY cosine-similar to a better-scored,
+ *   *older* one takes that one's score: "Alice moved to Berlin" rises to "Alice lives in Paris",
+ *   which repeats the question's words;
+ * - `older` (a past-state question, "Where did Alice live before Berlin?"): the same with an
+ *   older memory rising to a newer one that scores better;
+ * and equal scores go newest first. The lift is reported per memory (`scores.lift`, the score
+ * gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
+ * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
+ * vector of the query's model (stored, or embedded at retrieve time) takes no part.
+ */
+export type VersionLift = "newer" | "older";
+
+/** How many of the best memories are compared (the top 10 a caller usually asks for). */
+export const VERSION_TOP = 10;
+
+/**
+ * Cosine similarity from which two memories count as versions of one fact. Measured with the
+ * offline USE-lite vectors on the generated knowledge updates (bench/tune-default.ts): versions
+ * of a fact 0.61 / 0.71 / 0.87 (10th / 50th / 90th percentile), a version and an unrelated memory
+ * about the same person 0.43 / 0.54 / 0.63; 0.55 lifts the newer version in 96 % of current-state
+ * questions (0.6: 93 %, 0.65: 78 %). A stronger embedder separates them better.
+ */
+export const VERSION_SIMILARITY = 0.55;
+
+/**
+ * The lifted score of each of the best VERSION_TOP rows of `ranked` (id, score column `base`),
+ * as a CTE `lifted (id, score)`; `ranked` must be ordered best first and limited by the caller.
+ */
+export function liftedCte(
+  p: { agentId: string; query: QueryVector; lift: VersionLift; fresh?: readonly unknown[] },
+  ranked: string,
+): SQL {
+  const q = p.query;
+  // A pending memory embedded at retrieve time (the statement's `fresh` CTE) compares by that vector.
+  const fresh = (p.fresh?.length ?? 0) > 0;
+  const later = p.lift === "newer" ? sql`y.created_at < x.created_at` : sql`y.created_at > x.created_at`;
+  return sql`
+    best AS MATERIALIZED (
+      SELECT r.id, r.base, m.created_at, ${fresh ? sql`coalesce(e.embedding, fresh.embedding)` : sql`e.embedding`} AS embedding
+      FROM (SELECT id, base FROM ${sql.raw(ranked)} ORDER BY base DESC, id COLLATE "C" LIMIT ${VERSION_TOP}) r
+      JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = r.id
+      LEFT JOIN memory_embeddings e ON e.agent_id = ${p.agentId} AND e.memory_id = r.id
+        AND e.model = ${q.model} AND e.dimensions = ${q.dimensions}
+      ${fresh ? sql`LEFT JOIN fresh ON fresh.id = r.id` : sql``}
+    ),
+    lifted AS (
+      SELECT x.id, greatest(x.base, (
+        SELECT max(y.base) FROM best y
+        WHERE y.base > x.base AND ${later}
+          AND 1 - (x.embedding <=> y.embedding) >= ${sql.raw(`${VERSION_SIMILARITY}::float8`)}
+      )) AS score
+      FROM best x
+    ),`;
+}
