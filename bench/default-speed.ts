@@ -57,6 +57,7 @@ const results: Record<string, unknown> = { at: new Date().toISOString() };
 try {
   if (PARTS.includes("scale")) results.scale = await scale();
   if (PARTS.includes("statement")) results.statement = await statement();
+  if (PARTS.includes("previous")) results.previous = await previous();
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
   if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
@@ -165,6 +166,60 @@ async function statement() {
   console.log(
     `\nthe default's statement on whole streams: fused (new) against full (base), ${asked.length} questions x 2 rounds, paired`,
   );
+  printTable(rows);
+  return rows;
+}
+
+/**
+ * Issue 26: the default against the default before it (ADR 0014's `balanced`, given as explicit
+ * fields), paired per question at BENCH_DEFAULT_SIZES, and the same for the default with
+ * contextual relevance in place of windowed: `BENCH_DEFAULT_PARTS=previous`.
+ */
+async function previous() {
+  const { createOfflineEmbedder } = await import("../src/providers/offline-embedder");
+  const raw = await createOfflineEmbedder();
+  const vectors = await raw.embed(asked.map((q) => q.question));
+  const before = {
+    weights: { recency: 1, importance: 0.5, relevance: 2.25 },
+    decay: 0.998,
+    recencyUnit: "day" as const,
+    relevance: "contextual" as const,
+    vectorShare: 0.85,
+    timeFilter: true,
+    scaleFloors: false,
+    versions: false,
+  };
+  const rows = [];
+  for (const size of SIZES) {
+    const agent = await scaledAgent(size);
+    for (const [name, now] of [
+      ["default (no ranking field)", {}],
+      ["default with contextual relevance", { relevance: "contextual" as const }],
+    ] as const) {
+      const p = await pairedRuns(asked.length, async (side, i) => {
+        const q = asked[i] as Query;
+        const r = await retrieve(system.app.memory, agent, {
+          ...(side === "base" ? before : now),
+          query: q.question,
+          queryEmbedding: vectors[i],
+          now: q.now,
+          k: 10,
+          touch: false,
+          mode: "exact",
+        });
+        return r.memories.map((m) => m.id).join(",");
+      });
+      rows.push({
+        memories: size.toLocaleString("en-US"),
+        ranking: name,
+        "previous default p50 ms": ms(quantile(p.base, 0.5)),
+        "p50 ms": ms(quantile(p.new, 0.5)),
+        "median pair ratio (target ≤ 1.10)": quantile(p.ratios, 0.5).toFixed(2),
+      });
+    }
+  }
+  console.log(`
+the default against the previous default, ${asked.length} questions, paired`);
   printTable(rows);
   return rows;
 }

@@ -65,7 +65,7 @@ describe("agent retrieve defaults", () => {
     expect(await put.json()).toMatchObject({
       retrieval: { weights: { recency: 0, relevance: 0 }, recencyUnit: "day" },
       effectiveRetrieval: {
-        weights: { recency: 0, importance: 0.5, relevance: 0 },
+        weights: { recency: 0, importance: 0.1, relevance: 0 },
         recencyUnit: "day",
         source: { weights: "agent", recencyUnit: "agent", decay: "preset", preset: "default" },
       },
@@ -74,7 +74,7 @@ describe("agent retrieve defaults", () => {
     const byAgent = await retrieve(agent, {});
     expect(order(byAgent)).toEqual(["old but important", "new but dull"]);
     expect(byAgent.ranking).toMatchObject({
-      weights: { recency: 0, importance: 0.5, relevance: 0 },
+      weights: { recency: 0, importance: 0.1, relevance: 0 },
       recencyUnit: "day",
       source: { weights: "agent", recencyUnit: "agent" },
     });

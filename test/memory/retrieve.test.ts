@@ -111,7 +111,7 @@ describe("retrieve: each component by hand", () => {
     const agent = uniq("one");
     await seed(agent, [{ text: "alone", at: hoursAgo(9), importance: 3, vector: [0, 1, 0] }]);
     const [m] = await retrieve(agent, { queryEmbedding: [1, 1, 0], embeddingModel: MODEL });
-    expect(m?.scores).toEqual({ recency: 0.5, importance: 0.5, relevance: 0.5 });
+    expect(m?.scores).toEqual({ recency: 0.5, importance: 0.5, relevance: 0.5, lift: 0 });
     expect(m?.score).toBe(1.5);
   });
 
@@ -215,7 +215,8 @@ describe("retrieve: presets and the recency unit against the reference implement
     const byDay = await ask(agent, { weights, decay: 0.9, recencyUnit: "day", relevance: "vector" });
     expectReference(
       byDay.memories,
-      referenceRanking(ref, { now: NOW, decay: 0.9, unitSeconds: 86_400, weights, query }),
+      // The default preset's scale floors are in force (no query text: no focus, no lift).
+      referenceRanking(ref, { now: NOW, decay: 0.9, unitSeconds: 86_400, weights, query, scaleFloors: true }),
     );
     expect(byDay.ranking).toMatchObject({
       decay: 0.9,
@@ -225,7 +226,14 @@ describe("retrieve: presets and the recency unit against the reference implement
     const byWeek = await ask(agent, { weights, decay: 0.9, recencyUnit: "week", relevance: "vector" });
     expectReference(
       byWeek.memories,
-      referenceRanking(ref, { now: NOW, decay: 0.9, unitSeconds: 604_800, weights, query }),
+      referenceRanking(ref, {
+        now: NOW,
+        decay: 0.9,
+        unitSeconds: 604_800,
+        weights,
+        query,
+        scaleFloors: true,
+      }),
     );
     const reference = await ask(agent, { preset: "reference" });
     const gw = { recency: 0.5, importance: 2, relevance: 3 };

@@ -1,5 +1,5 @@
 /**
- * A question's time focus, read from its words (English, deterministic, docs/adr/0025):
+ * A question's time focus, read from its words (English, deterministic, docs/adr/0026):
  * - `present`: it asks for a state as it is now — an explicit marker ("now", "currently", "these
  *   days", "latest", "still") or a present-tense state question ("Where does Alice live?", "Who is
  *   Bob dating?", "What is her favourite food?") with no past marker and no time expression.

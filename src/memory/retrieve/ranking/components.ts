@@ -60,7 +60,7 @@ const RECENCY_FLOOR_EXPONENT = 600;
 export const importanceSql = (column: SQL): SQL => sql`${column}::float8`;
 
 /**
- * Floors of the scaled ranges when a ranking asks for them (`scaleFloors`, docs/adr/0025):
+ * Floors of the scaled ranges when a ranking asks for them (`scaleFloors`, docs/adr/0026):
  * recency spread less than the decay over RECENCY_FLOOR_UNITS units (a month, with the default's
  * daily unit), importance spread less than IMPORTANCE_FLOOR_POINTS points, are scaled over the
  * floor. A fresh stream of ten memories written over a few minutes then differs by a sliver of

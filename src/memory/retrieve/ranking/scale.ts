@@ -35,7 +35,7 @@ export function boundsOf(c: Component, b: string): { lo: SQL; hi: SQL } {
 }
 
 /**
- * Floors of the scaled range (docs/adr/0025): a component whose raw values spread less than its
+ * Floors of the scaled range (docs/adr/0026): a component whose raw values spread less than its
  * floor is scaled over the floor instead, x' = (x − lo) / max(hi − lo, floor), so minutes of
  * recency or one point of importance are not stretched over the whole [0, 1]. Carried in the
  * bounds row: `<column>_hi` is then lo + max(hi − lo, floor) (hi itself when every value is equal,

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { QueryVector } from "./relevance/kinds";
 
 /**
- * Versions of a fact, by the question's time focus (focus.ts; docs/adr/0025). Which version of a
+ * Versions of a fact, by the question's time focus (focus.ts; docs/adr/0026). Which version of a
  * fact is current is decided among the few memories that already rank best, not by a recency
  * weight over the whole stream (that weight pushed months-old evidence out of the top 10):
  * - `newer` (a present-state question, "Where does Alice live?"): among the VERSION_TOP best by
