@@ -455,8 +455,8 @@ if (grid.includes("mix"))
     for (const iw of (process.env.IW ?? "0,0.1,0.2").split(",").map(Number))
       for (const floors of [true, false])
         configs.push({
-          name: `windowed+time ${rw}/${iw}/1 .998/d${floors ? " floors" : ""}, versions`,
-          rel: win06,
+          name: `${process.env.CTX === "1" ? "contextual" : "windowed"}+time ${rw}/${iw}/1 .998/d${floors ? " floors" : ""}, versions`,
+          rel: process.env.CTX === "1" ? ["ctx 0.6", contextual(0.6, 0.7)] : win06,
           time: true,
           w: [rw, iw, 1],
           decay: 0.998,

@@ -61,7 +61,7 @@ export const RankingFields = {
     .enum(RELEVANCE)
     .optional()
     .openapi({
-      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted ${CONTEXT_FIELD_WEIGHT} (the strongest relevance alone). All but vector need query text and rank exactly`,
+      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted ${CONTEXT_FIELD_WEIGHT} (the strongest relevance alone). All but vector need query text and rank exactly`,
     }),
   vectorShare: z
     .number()

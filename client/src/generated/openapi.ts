@@ -655,7 +655,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, windowed, time filter, scale floors, versions
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -672,7 +672,7 @@ export interface components {
              */
             recencyUnit?: "minute" | "hour" | "day" | "week";
             /**
-             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
@@ -868,7 +868,7 @@ export interface components {
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, windowed, time filter, scale floors, versions
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -885,7 +885,7 @@ export interface components {
              */
             recencyUnit?: "minute" | "hour" | "day" | "week";
             /**
-             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
@@ -1931,7 +1931,7 @@ export interface operations {
                      *         },
                      *         "decay": 0.998,
                      *         "recencyUnit": "day",
-                     *         "relevance": "windowed",
+                     *         "relevance": "contextual",
                      *         "vectorShare": 0.6,
                      *         "timeFilter": true,
                      *         "scaleFloors": true,
@@ -2817,7 +2817,7 @@ export interface operations {
                      *         },
                      *         "decay": 0.998,
                      *         "recencyUnit": "day",
-                     *         "relevance": "windowed",
+                     *         "relevance": "contextual",
                      *         "vectorShare": 0.6,
                      *         "timeFilter": true,
                      *         "scaleFloors": true,
@@ -2930,7 +2930,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, windowed, time filter, scale floors, versions
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -2947,7 +2947,7 @@ export interface operations {
                          */
                         recencyUnit?: "minute" | "hour" | "day" | "week";
                         /**
-                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt; windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
+                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the two neighbours' words weighted 0.5 (the strongest relevance alone). All but vector need query text and rank exactly
                          * @enum {string}
                          */
                         relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
@@ -3010,7 +3010,7 @@ export interface operations {
                      *         },
                      *         "decay": 0.998,
                      *         "recencyUnit": "day",
-                     *         "relevance": "windowed",
+                     *         "relevance": "contextual",
                      *         "vectorShare": 0.6,
                      *         "timeFilter": true,
                      *         "scaleFloors": true,
