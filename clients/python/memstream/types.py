@@ -51,6 +51,8 @@ class Scores(TypedDict):
     recency: float
     importance: float
     relevance: float
+    # What a version lift added to the score (0 unless versions lifted the memory).
+    lift: float
 
 
 class ScoredMemory(Memory):
