@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Delivery states: `received` and `failed` still have work to do; `processed` and `ignored` are final. */
 export const DELIVERY_STATUSES = ["received", "processed", "ignored", "failed"] as const;
@@ -22,6 +22,8 @@ export const githubDeliveries = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** The parsed body; kept only while there is work to do (nulled once processed or ignored). */
     payload: jsonb("payload").$type<unknown>(),
+    /** The highest erase position (`agent_erasures.seq`) committed when it arrived: agents erased after it get nothing from it. */
+    erasureHorizon: bigint("erasure_horizon", { mode: "number" }).notNull().default(0),
     receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     processedAt: timestamp("processed_at", { withTimezone: true, mode: "date" }),
   },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 export const IMPORT_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
@@ -39,6 +39,8 @@ export const githubImports = pgTable(
     counts: jsonb("counts").$type<ImportCounts>().notNull(),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
+    /** The highest erase position (`agent_erasures.seq`) committed when it was created: agents erased after it get nothing from it. */
+    erasureHorizon: bigint("erasure_horizon", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),

@@ -1,3 +1,4 @@
+export * from "./agent-erasures";
 export * from "./agent-settings";
 export * from "./documents";
 export * from "./github-deliveries";

@@ -15,6 +15,7 @@ export type ProcessOutcome =
 
 const ALREADY_STORED =
   "already in every routed stream (stored by the repository import or an earlier delivery)";
+const ERASED = "every agent it routes to was erased after it arrived";
 const NO_AGENT = "no agent to route it to: the event has no repository or organization and no rule matches";
 
 /**
@@ -58,18 +59,21 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       // Through the event keys: an event the repository import (or another delivery) already
       // stored in an agent's stream is not stored there again.
       let observations = 0;
+      let erased = 0;
       for (const agentId of result.agentIds) {
         const stored = await storeEvent(memory, agentId, result.event, result.opts);
         if (stored.status === "stored") observations = Math.max(observations, stored.observations);
+        if (stored.status === "erased") erased++;
       }
       if (observations === 0) {
+        const reason = erased === result.agentIds.length ? ERASED : ALREADY_STORED;
         await finish(tx, deliveryId, {
           status: "ignored",
           at: deps.clock.now(),
-          reason: ALREADY_STORED,
+          reason,
           agentIds: result.agentIds,
         });
-        return { status: "ignored", reason: ALREADY_STORED } as const;
+        return { status: "ignored", reason } as const;
       }
       await finish(tx, deliveryId, {
         status: "processed",
@@ -98,7 +102,11 @@ function apply(row: GithubDeliveryRow, deps: IngestDeps) {
   if (agentIds.length === 0) return { status: "ignored", reason: NO_AGENT, agentIds } as const;
   const event = { name: row.event, payload: row.payload };
   // The payload's own time when it has one, else when GitHub sent it to us.
-  const opts = { fallbackTime: row.receivedAt.toISOString(), metadata: { deliveryId: row.id } };
+  const opts = {
+    fallbackTime: row.receivedAt.toISOString(),
+    metadata: { deliveryId: row.id },
+    horizon: row.erasureHorizon,
+  };
   return { status: "observations", agentIds, event, opts } as const;
 }
 

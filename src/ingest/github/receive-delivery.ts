@@ -1,5 +1,6 @@
 import { githubDeliveries } from "../../db/schema";
 import type { MemoryDeps } from "../../memory/deps";
+import { erasureHorizon } from "../../memory/erasure/guard";
 import { getDeliveryStatus } from "./delivery-status";
 
 export type ReceivedDelivery = {
@@ -30,6 +31,8 @@ export async function receiveDelivery(
       status: "received",
       payload: delivery.payload,
       receivedAt: deps.clock.now(),
+      // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0026).
+      erasureHorizon: erasureHorizon,
     })
     .onConflictDoNothing({ target: githubDeliveries.id })
     .returning({ id: githubDeliveries.id });

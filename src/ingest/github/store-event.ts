@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { githubEventKeys } from "../../db/schema";
 import { createMemories } from "../../memory/create-memories";
 import type { MemoryDeps } from "../../memory/deps";
+import { erasedSince } from "../../memory/erasure/guard";
 import { describeEvent } from "./describe/index";
 import { commitKey, eventKeys } from "./event-keys";
 
@@ -12,6 +13,8 @@ export type StoreOutcome =
   | { status: "stored"; observations: number }
   /** The stream already has it (an earlier import or delivery). */
   | { status: "duplicate" }
+  /** The agent was erased after the delivery or import arrived (its horizon): nothing is written. */
+  | { status: "erased" }
   | { status: "ignored"; reason: string };
 
 /**
@@ -19,14 +22,16 @@ export type StoreOutcome =
  * the webhook path and the repository import both come through here, with the same describers,
  * noise rules and event keys. Must run inside a transaction (`memory.db` is it): the agent's
  * GitHub lock is held to the commit, so the two paths storing one event at once store it once.
- * A push whose commits are partly known is described with the unknown ones only.
+ * A push whose commits are partly known is described with the unknown ones only. `horizon` is
+ * the source's erase horizon: an agent erased after the source arrived gets nothing (ADR 0026).
  */
 export async function storeEvent(
   memory: MemoryDeps,
   agentId: string,
   event: GithubEvent,
-  opts: { fallbackTime: string; metadata: Record<string, unknown> },
+  opts: { fallbackTime: string; metadata: Record<string, unknown>; horizon: number },
 ): Promise<StoreOutcome> {
+  if (await erasedSince(memory.db, agentId, { horizon: opts.horizon })) return { status: "erased" };
   const keys = eventKeys(event.name, event.payload);
   const known = await knownKeys(memory, agentId, keys);
   const unseen = withoutKnown(event, known);

@@ -1,4 +1,5 @@
 import { UnrecoverableError } from "bullmq";
+import { AgentErased } from "../../memory/erasure/guard";
 import { JOBS, type JobName, type Payload } from "../catalog";
 import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
@@ -26,7 +27,9 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
 
 /**
  * Runs one attempt of a job by name, whichever queue delivered it. The payload is validated
- * again (Redis content is input too); a bad one, or an unknown name, fails without retry.
+ * again (Redis content is input too); a bad one, or an unknown name, fails without retry. A job
+ * whose agent was erased while it waited or ran (`AgentErased`: its write was refused in the
+ * write's own transaction, ADR 0026) is done: it ends without writing and without a retry.
  */
 export async function runJob(deps: ProcessorDeps, name: string, data: unknown, run: JobRun) {
   if (!(name in JOBS)) throw new UnrecoverableError(`unknown job ${name}`);
@@ -34,5 +37,14 @@ export async function runJob(deps: ProcessorDeps, name: string, data: unknown, r
   const parsed = JOBS[job].payload.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`bad ${name} payload: ${parsed.error.message}`);
   const processor = PROCESSORS[job] as Processor<JobName>;
-  return processor(parsed.data as Payload<JobName>, { ...deps, job: run });
+  try {
+    return await processor(parsed.data as Payload<JobName>, { ...deps, job: run });
+  } catch (error) {
+    if (!(error instanceof AgentErased)) throw error;
+    deps.logger.info("job ended without writing: its agent was erased", {
+      job: name,
+      agentId: error.agentId,
+    });
+    return { erased: error.agentId };
+  }
 }

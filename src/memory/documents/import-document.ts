@@ -5,6 +5,7 @@ import { Invalid } from "../../lib/errors";
 import { createMemories, type NewMemoryInput } from "../create-memories";
 import type { MemoryDeps } from "../deps";
 import { importanceGivenSql } from "../enrichment/reset";
+import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { LIMITS } from "../limits";
 import type { TextWork } from "../text/text-work";
 import { inMemoryTransaction, type Tx } from "../transaction";
@@ -58,6 +59,8 @@ export async function importDocument(
   agentId: string,
   input: DocumentInput,
 ): Promise<DocumentImport> {
+  // Before the (slow) split: an import the agent's erase overtook writes nothing (409).
+  const since = { epoch: await agentEpoch(deps.db, agentId) };
   const format = input.format ?? formatOf(input.source);
   // In a worker thread: conversion and splitting are the CPU-heavy part of an import.
   const split = await deps.text.splitDocument({
@@ -80,6 +83,7 @@ export async function importDocument(
   const base = { source: input.source, title: split.title, format, sections: inputs.length, tokens };
 
   return inMemoryTransaction(deps, async (memory, tx) => {
+    await assertNotErased(tx, agentId, since);
     const previous = await lockDocument(tx, agentId, input.source, format, now);
     if (previous.contentHash === hash) {
       return {

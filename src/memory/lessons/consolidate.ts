@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { outcomes } from "../../db/schema";
 import type { ChatModel, Embedder } from "../../providers/types";
 import type { MemoryDeps } from "../deps";
+import { agentEpoch } from "../erasure/guard";
 import { cluster, type Point } from "./cluster";
 import { LESSON_PROMPT_VERSION, parseLessonReply, renderLessonPrompt } from "./prompts";
 import { lessonSettingsOf } from "./settings";
@@ -50,6 +51,8 @@ export async function consolidateOutcomes(
   opts: { templateFallback: boolean },
 ): Promise<ConsolidateResult> {
   const now = deps.clock.now();
+  // Before the outcomes are read: lessons drawn from a stream erased meanwhile are never stored.
+  const since = { epoch: await agentEpoch(deps.db, agentId) };
   const settings = await lessonSettingsOf(deps.db, agentId);
   const lessons = await lessonsOfType(deps.db, agentId, taskType);
   const recent = (await recentOutcomes(deps.db, agentId, taskType)).reverse();
@@ -93,7 +96,10 @@ export async function consolidateOutcomes(
     const facts = lessonFacts(taskType, example, addOutcomes(lesson.stats, fields(joined)));
     const outcomeIds = [...lesson.citations, ...joined].slice(-MAX_LESSON_CITATIONS);
     const wording = await word(deps.chat, facts, opts.templateFallback);
-    const revised = await reviseLesson(deps.db, agentId, now, lesson, facts, { ...wording, outcomeIds });
+    const revised = await reviseLesson(deps.db, agentId, since, now, lesson, facts, {
+      ...wording,
+      outcomeIds,
+    });
     if (!revised) continue;
     result.revised++;
     if (revised.changed) announce.push({ memoryId: lesson.id, agentId, revision: revised.revision });
@@ -103,7 +109,7 @@ export async function consolidateOutcomes(
     const facts = lessonFacts(taskType, members[0]?.task ?? "", addOutcomes(emptyStats(), members));
     const wording = await word(deps.chat, facts, opts.templateFallback);
     const outcomeIds = group.slice(-MAX_LESSON_CITATIONS);
-    const id = await createLesson(deps.db, agentId, now, facts, { ...wording, outcomeIds });
+    const id = await createLesson(deps.db, agentId, since, now, facts, { ...wording, outcomeIds });
     if (!id) continue;
     result.created++;
     announce.push({ memoryId: id, agentId, revision: 1 });

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { lessonRevisions, memories, memoryEmbeddings, outcomes } from "../../db/schema";
 import { newId } from "../../lib/ids";
+import { assertNotErased, type WrittenSince } from "../erasure/guard";
 import { insertMemoryRows } from "../insert-rows";
 import type { Tx } from "../transaction";
 import { type LessonFacts, lessonImportance } from "./stats";
@@ -61,16 +62,21 @@ function lessonFields(f: LessonFacts, description: string, citations: string[], 
   };
 }
 
-/** Writes a new lesson memory (revision 1) citing `outcomeIds` that still exist; its id, or null when none does. */
+/**
+ * Writes a new lesson memory (revision 1) citing `outcomeIds` that still exist; its id, or null
+ * when none does. Throws `AgentErased` (writing nothing) when the agent was erased since `since`.
+ */
 export async function createLesson(
   db: Db,
   agentId: string,
+  since: WrittenSince,
   now: Date,
   f: LessonFacts,
   write: { description: string; outcomeIds: string[]; wording: string },
 ): Promise<string | null> {
   const id = newId("mem");
   return db.transaction(async (tx) => {
+    await assertNotErased(tx, agentId, since);
     const cited = await stillThere(tx, agentId, write.outcomeIds);
     if (cited.length === 0) return null;
     const fields = lessonFields(f, write.description, cited, write.wording);
@@ -92,17 +98,20 @@ export async function createLesson(
  * Revises a lesson in place (same memory id): new wording, citations, counts and importance, and a
  * new history row. A changed wording bumps the memory revision and drops its vectors, so the
  * enrichment jobs re-embed it (jobs for the old text are discarded). Returns the memory revision
- * and whether the wording changed, or null when the lesson is gone (deleted meanwhile).
+ * and whether the wording changed, or null when the lesson is gone (deleted meanwhile). Throws
+ * `AgentErased` (writing nothing) when the agent was erased since `since`.
  */
 export async function reviseLesson(
   db: Db,
   agentId: string,
+  since: WrittenSince,
   now: Date,
   lesson: CurrentLesson,
   f: LessonFacts,
   write: { description: string; outcomeIds: string[]; wording: string },
 ): Promise<{ revision: number; changed: boolean } | null> {
   return db.transaction(async (tx) => {
+    await assertNotErased(tx, agentId, since);
     const cited = await stillThere(tx, agentId, write.outcomeIds);
     const fields = lessonFields(f, write.description, cited, write.wording);
     const [current] = await tx

@@ -9,6 +9,7 @@ import { NotConfigured } from "../../lib/errors";
 import type { ChatModel } from "../../providers/types";
 import { createMemories } from "../create-memories";
 import type { PendingWork } from "../deps";
+import { AgentErased, agentEpoch, assertNotErased, type WrittenSince } from "../erasure/guard";
 import { retrieve } from "../retrieve/retrieve";
 import { toMemory } from "../serialize";
 import type { Memory } from "../types";
@@ -41,6 +42,8 @@ export async function reflectAgent(
       "reflection needs an LLM: set LLM_MODEL and OPENAI_BASE_URL (and OPENAI_API_KEY)",
     );
   }
+  // Before anything is read: insights drawn from a stream erased meanwhile are never stored.
+  const since = { epoch: await agentEpoch(deps.db, agentId) };
   const claimed = await claimRun(deps.db, agentId, trigger, deps.clock.now());
   const { chat, usage } = countingChat(deps.chat);
   try {
@@ -51,8 +54,10 @@ export async function reflectAgent(
       retrieve: async (question) =>
         (await retrieve(deps, agentId, { query: question, k: EVIDENCE_K, touch: false })).memories,
     });
-    return finished(deps, await storeInsights(deps, agentId, claimed.id, plan, usage));
+    return finished(deps, await storeInsights(deps, agentId, since, claimed.id, plan, usage));
   } catch (err) {
+    // Erased meanwhile: the run's record went with the stream; nothing is left to mark.
+    if (err instanceof AgentErased) throw err;
     const row = await finishRun(deps.db, agentId, claimed.id, {
       status: "failed",
       error: String((err as Error)?.message ?? err).slice(0, ERROR_CHARS),
@@ -72,16 +77,19 @@ function finished(deps: ReflectAgentDeps, result: ReflectionResult): ReflectionR
  * Stores the plan's insights and marks the run succeeded in one transaction: all insights or
  * none. Citations to memories deleted while the LLM was thinking are dropped (an insight left
  * with none is dropped too); the cited rows are locked `FOR SHARE` so none vanishes before commit.
+ * Nothing is stored, and `AgentErased` thrown, when the agent was erased since `since`.
  */
 async function storeInsights(
   deps: ReflectAgentDeps,
   agentId: string,
+  since: WrittenSince,
   runId: string,
   plan: ReflectionPlan,
   usage: ReflectionRun["usage"],
 ): Promise<ReflectionResult> {
   const pending: PendingWork[] = [];
   const result = await deps.db.transaction(async (tx) => {
+    await assertNotErased(tx, agentId, since);
     const cited = [...new Set(plan.insights.flatMap((i) => i.citations))];
     const alive = new Set(
       cited.length === 0

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { assertNotErased, type WrittenSince } from "../erasure/guard";
 import { citedAndTotal, deletable, doomed } from "./doomed-sql";
 import type { RetentionPolicy } from "./policy";
 import { FORGET_SAMPLE } from "./report";
@@ -18,10 +19,15 @@ type Row = { id: string; kind: string; at: string };
  * A keyset cursor walks the stream once: each memory is judged when the cursor reaches it, with
  * the citations in force then. A reflection deleted by this run releases the memories it cited
  * (which are older than it, as a rule) only for the next run, as the dry run predicts.
+ *
+ * Each batch is one transaction that shares the agent's lock and stops (`AgentErased`) when the
+ * agent was erased since `since`, and locks its memories in id order before deleting them, the
+ * order retrieve's touch and the erase use, so none of them deadlocks with another (ADR 0026).
  */
 export async function applyForget(
-  db: Pick<Db, "execute">,
+  db: Db,
   agentId: string,
+  since: WrittenSince,
   policy: RetentionPolicy,
   now: Date,
   batch = RETENTION_BATCH,
@@ -30,9 +36,11 @@ export async function applyForget(
   // Before every memory: created_at is never -infinity (Timestamp() accepts years 0001-9999).
   let cursor = { at: "-infinity", id: "" };
   for (;;) {
-    const rows = await queryRows<Row>(
-      db,
-      sql`WITH ${citedAndTotal(agentId)},
+    const rows = await db.transaction(async (tx) => {
+      await assertNotErased(tx, agentId, since);
+      return queryRows<Row>(
+        tx,
+        sql`WITH ${citedAndTotal(agentId)},
         cand AS (
           SELECT x.id, x.created_at, row_number() OVER (ORDER BY x.created_at, x.id) AS pos FROM (
             SELECT m.id, m.created_at FROM memories m
@@ -40,9 +48,13 @@ export async function applyForget(
             ORDER BY m.created_at, m.id LIMIT ${batch}
           ) x
         ),
+        locked AS (
+          SELECT m.id, cand.created_at, cand.pos FROM memories m JOIN cand ON m.id = cand.id
+          WHERE m.agent_id = ${agentId} ORDER BY m.id COLLATE "C" FOR UPDATE OF m
+        ),
         del AS (
-          DELETE FROM memories m USING cand
-          WHERE m.agent_id = ${agentId} AND m.id = cand.id AND ${doomed(policy, now, sql`cand.created_at`, sql`cand.pos`)}
+          DELETE FROM memories m USING locked
+          WHERE m.agent_id = ${agentId} AND m.id = locked.id AND ${doomed(policy, now, sql`locked.created_at`, sql`locked.pos`)}
           RETURNING m.id, m.kind, m.created_at
         ),
         bump AS (
@@ -50,7 +62,8 @@ export async function applyForget(
           ON CONFLICT (agent_id) DO UPDATE SET forgotten = agent_settings.forgotten + excluded.forgotten
         )
         SELECT id, kind, created_at::text AS at FROM del ORDER BY created_at, id`,
-    );
+      );
+    });
     for (const r of rows) {
       out.count++;
       out.byKind[r.kind] = (out.byKind[r.kind] ?? 0) + 1;

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { agentSettings } from "../../db/schema";
 import { Invalid } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
+import { agentEpoch } from "../erasure/guard";
 import { applyForget } from "./apply";
 import { deletesAnything, type RetentionPolicy } from "./policy";
 import { previewForget } from "./preview";
@@ -20,6 +21,7 @@ export async function forget(
   input: ForgetInput,
   batch?: number,
 ): Promise<ForgetReport> {
+  const since = { epoch: await agentEpoch(deps.db, agentId) };
   const policySource = input.policy ? "request" : "agent";
   const policy = input.policy ?? (await agentPolicy(deps, agentId));
   if (!policy) {
@@ -32,7 +34,7 @@ export async function forget(
   const dryRun = input.dryRun ?? false;
   const result = dryRun
     ? await previewForget(deps.db, agentId, policy, now)
-    : await applyForget(deps.db, agentId, policy, now, batch);
+    : await applyForget(deps.db, agentId, since, policy, now, batch);
   return { dryRun, policy, policySource, ...result };
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { agentSettings } from "../../db/schema";
 import type { MemoryDeps } from "../deps";
+import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { applyForget } from "./apply";
 import { agentPolicy } from "./forget";
 import { deletesAnything } from "./policy";
@@ -15,11 +16,16 @@ export async function retainAgent(
   agentId: string,
   batch?: number,
 ): Promise<{ deleted: number }> {
+  // Before the policy is read: a run whose agent is erased meanwhile stops at its next batch.
+  const since = { epoch: await agentEpoch(deps.db, agentId) };
   const policy = await agentPolicy(deps, agentId);
   if (!policy || !deletesAnything(policy)) return { deleted: 0 };
   const now = deps.clock.now();
-  const { count } = await applyForget(deps.db, agentId, policy, now, batch);
-  await deps.db.update(agentSettings).set({ retainedAt: now }).where(eq(agentSettings.agentId, agentId));
+  const { count } = await applyForget(deps.db, agentId, since, policy, now, batch);
+  await deps.db.transaction(async (tx) => {
+    await assertNotErased(tx, agentId, since);
+    await tx.update(agentSettings).set({ retainedAt: now }).where(eq(agentSettings.agentId, agentId));
+  });
   return { deleted: count };
 }
 

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eraseAgent } from "../../../memory/erase-agent";
+import { eraseAgent } from "../../../memory/erasure/erase-agent";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, json } from "../../schemas";
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   type GithubImportRow,
   githubImports,
@@ -8,6 +8,7 @@ import {
 import { NotFound } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import type { MemoryDeps } from "../../../memory/deps";
+import { erasureHorizon } from "../../../memory/erasure/guard";
 
 /** An import as the API and the command show it. */
 export type GithubImport = {
@@ -45,7 +46,8 @@ export const toImport = (r: GithubImportRow): GithubImport => ({
 /**
  * The import of `repo` into `agentIds` (empty: routed like webhooks) since `since`: an unfinished
  * one with the same parameters is returned to be resumed (`resumed: true`), else a new one is
- * created `queued`. Re-running a finished import creates a new one, which stores only what is new.
+ * created `queued`. Re-running a finished import creates a new one, which stores only what is new;
+ * so does asking again for one whose agents were erased since it began (it would write nothing).
  */
 export async function openImport(
   deps: Pick<MemoryDeps, "db" | "clock">,
@@ -63,6 +65,9 @@ export async function openImport(
         // Stored sorted and deduplicated, so the same set is the same array.
         eq(githubImports.agentIds, agents),
         since ? eq(githubImports.since, since) : isNull(githubImports.since),
+        // One whose agents were erased since it was created writes nothing more: start afresh.
+        sql`NOT EXISTS (SELECT 1 FROM agent_erasures e
+          WHERE e.agent_id = ANY(${githubImports.agentIds}) AND e.seq > ${githubImports.erasureHorizon})`,
       ),
     )
     .orderBy(desc(githubImports.createdAt))
@@ -77,6 +82,8 @@ export async function openImport(
       agentIds: agents,
       since,
       counts: NO_COUNTS,
+      // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0026).
+      erasureHorizon: erasureHorizon,
       createdAt: now,
       updatedAt: now,
     })

@@ -1,6 +1,7 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { githubImports, type ImportCounts } from "../../../db/schema";
 import { NotFound } from "../../../lib/errors";
+import { AgentErased, erasedSince } from "../../../memory/erasure/guard";
 import { inMemoryTransaction } from "../../../memory/transaction";
 import type { IngestDeps } from "../deps";
 import { routeAgents } from "../route-agents";
@@ -199,6 +200,7 @@ export async function runImport(
     const agentIds = row.agentIds.length > 0 ? row.agentIds : routeAgents(deps.routes, { repository: repo });
     if (agentIds.length === 0)
       throw new Error(`no agent to import ${row.repo} into: give agent ids or a GITHUB_ROUTES rule`);
+    await endIfErased(deps, agentIds, row.erasureHorizon);
 
     let phaseIndex = Math.max(0, PHASES.indexOf((row.phase ?? PHASES[0]) as Phase));
     let cursor = row.cursor;
@@ -217,17 +219,23 @@ export async function runImport(
         const nextPhase = next ? phase : (PHASES[phaseIndex + 1] ?? null);
         const pageCounts = await inMemoryTransaction(deps, async (memory, tx) => {
           const n: Partial<ImportCounts> = { fetched, stored: 0, duplicates: 0, ignored: 0 };
+          const erased = new Set<string>();
           for (const event of events) {
             for (const agentId of agentIds) {
+              if (erased.has(agentId)) continue;
               const out = await storeEvent(memory, agentId, event, {
                 fallbackTime: now().toISOString(),
                 metadata: { importId },
+                horizon: row.erasureHorizon,
               });
               if (out.status === "stored") n.stored = (n.stored ?? 0) + out.observations;
               else if (out.status === "duplicate") n.duplicates = (n.duplicates ?? 0) + 1;
+              else if (out.status === "erased") erased.add(agentId);
               else n.ignored = (n.ignored ?? 0) + 1;
             }
           }
+          // Every agent it writes to was erased after it began: it ends here, writing nothing more.
+          if (erased.size === agentIds.length && agentIds[0]) throw new AgentErased(agentIds[0]);
           n.rateLimited = limited;
           const moved = await tx
             .update(githubImports)
@@ -266,4 +274,13 @@ export async function runImport(
       .catch(() => {});
     throw error;
   }
+}
+
+/** Ends the import (as failed, by `AgentErased`) when every agent it writes to was erased after it began. */
+async function endIfErased(deps: IngestDeps, agentIds: string[], horizon: number): Promise<void> {
+  for (const agentId of agentIds) {
+    const gone = await deps.db.transaction((tx) => erasedSince(tx, agentId, { horizon }));
+    if (!gone) return;
+  }
+  if (agentIds[0]) throw new AgentErased(agentIds[0]);
 }
