@@ -1,4 +1,5 @@
 import type { Core } from "../core";
+import type { Keyset } from "../db/keyset";
 import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
@@ -28,28 +29,44 @@ export type SweepOptions = Pick<Core, "db" | "clock"> & {
  * (`github.deliver`), repository imports that stopped making progress (`github.import`) and
  * outcomes no consolidation has seen (`outcomes.consolidate`) — and the scheduled work the
  * database says is due: retention runs of agents with a policy (`agent.retain`). Bounded by
- * `limit` per kind and run, oldest first. Safe to run in many processes at once: job ids are
- * deterministic and processors re-check state (claims, row locks).
+ * `limit` per kind and run. Fair: each kind is walked a page per run from where the last run of
+ * this sweep stopped (`cursors`, oldest first, starting over at the end), so work behind a backlog
+ * of older rows still queued is found within ceil(backlog / limit) + 1 runs (issue 31: lost rows
+ * waited ~30 min behind 42,800 queued ones when every run read the same oldest 5,000). Safe to
+ * run in many processes at once: job ids are deterministic and processors re-check state.
  */
 export async function sweepOnce(
   opts: SweepOptions,
+  cursors: SweepCursors = {},
 ): Promise<{ memories: number; deliveries: number; imports: number; retention: number; outcomes: number }> {
-  const memories = await pendingMemoryJobs(opts);
-  const deliveries = await unfinishedDeliveries(opts, {
+  const memories = await pendingMemoryJobs(opts, cursors);
+  const deliveryPage = await unfinishedDeliveries(opts, {
     olderThanMs: opts.afterMs,
     maxAttempts: opts.deliveryAttempts,
     limit: opts.limit,
+    after: cursors.deliveries,
   });
-  const imports = await unfinishedImports(opts, { olderThanMs: opts.afterMs, limit: opts.limit });
+  cursors.deliveries = deliveryPage.next;
+  const deliveries = deliveryPage.rows;
+  const importPage = await unfinishedImports(opts, {
+    olderThanMs: opts.afterMs,
+    limit: opts.limit,
+    after: cursors.imports,
+  });
+  cursors.imports = importPage.next;
+  const imports = importPage.rows;
   const retention =
     opts.retentionIntervalMs === undefined
       ? []
       : await agentsDueForRetention(opts, { intervalMs: opts.retentionIntervalMs, limit: opts.limit });
-  const outcomes = await unconsolidatedTaskTypes(opts.db, {
+  const outcomePage = await unconsolidatedTaskTypes(opts.db, {
     now: opts.clock.now(),
     olderThanMs: opts.afterMs,
     limit: opts.limit,
+    after: cursors.outcomes,
   });
+  cursors.outcomes = outcomePage.next;
+  const outcomes = outcomePage.rows;
   const jobs = [
     ...memories.jobs,
     ...deliveries.map((deliveryId) => jobRequest("github.deliver", { deliveryId })),
@@ -67,9 +84,24 @@ export async function sweepOnce(
   };
 }
 
-/** Jobs for memories pending longer than `afterMs` whose field no live job has claimed. */
-async function pendingMemoryJobs(opts: SweepOptions): Promise<{ jobs: JobRequest[]; fields: number }> {
-  const rows = await stalePending(opts, { afterMs: opts.afterMs, limit: opts.limit });
+/**
+ * Where each kind's scan stopped in the last run (none: start at the oldest). Retention needs none:
+ * a run moves its agent to the back (`retained_at`).
+ */
+export type SweepCursors = { memories?: Keyset; deliveries?: Keyset; imports?: Keyset; outcomes?: Keyset };
+
+/** Jobs for memories pending longer than `afterMs` whose field no live job has claimed (a page after the cursor). */
+async function pendingMemoryJobs(
+  opts: SweepOptions,
+  cursors: SweepCursors,
+): Promise<{ jobs: JobRequest[]; fields: number }> {
+  const page = await stalePending(opts, {
+    afterMs: opts.afterMs,
+    limit: opts.limit,
+    after: cursors.memories,
+  });
+  cursors.memories = page.next;
+  const rows = page.rows;
   // Sorted by id so two sweeps seeing the same rows build the same chunks, hence the same job ids.
   const ref = (r: StalePending) => ({ memoryId: r.memoryId, agentId: r.agentId, revision: r.revision });
   const byId = rows.sort((a, b) => (a.memoryId < b.memoryId ? -1 : 1));
@@ -87,13 +119,14 @@ export function startSweep(opts: SweepOptions & { intervalMs: number; logger: Lo
   stop(): Promise<void>;
 } {
   let current: Promise<unknown> = Promise.resolve();
+  const cursors: SweepCursors = {};
   let stopped = false;
   let running = false;
   const tick = () => {
     // A slow sweep (large backlog, slow database) is not stacked with the next one.
     if (running) return;
     running = true;
-    current = sweepOnce(opts)
+    current = sweepOnce(opts, cursors)
       .then(
         (n) =>
           n.memories + n.deliveries + n.imports + n.retention + n.outcomes > 0 &&

@@ -37,7 +37,7 @@ describe("the clock decides", () => {
   it("staleness: a memory is stale once the clock, not the database, says afterMs passed", async () => {
     const ref = await pendingMemory();
     const stale = async (ms: number) =>
-      (await stalePending({ db: t.system.core.db, clock: at(ms) }, { afterMs: 60_000, limit: 100_000 }))
+      (await stalePending({ db: t.system.core.db, clock: at(ms) }, { afterMs: 60_000, limit: 100_000 })).rows
         .map((r) => r.memoryId)
         .includes(ref.memoryId);
     expect(await stale(30_000)).toBe(false);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Core } from "../../core";
 import { queryRows } from "../../db/client";
+import { afterKey, type Keyset, nextKeyset, type Page } from "../../db/keyset";
 import { memories } from "../../db/schema";
 import { FIELDS, type MemoryRef } from "./fields";
 
@@ -11,27 +12,34 @@ const unclaimedPending = (f: (typeof FIELDS)[keyof typeof FIELDS], now: string) 
   sql`${f.status} = 'pending' AND (${f.claimedUntil} IS NULL OR ${f.claimedUntil} < ${now}::timestamptz)`;
 
 /**
- * Memories pending for longer than `afterMs` (by `updated_at`), oldest first, at most `limit`, via
- * the partial pending index: work whose job was lost (flushed Redis, a killed worker, a restarted
- * in-process queue). The sweep enqueues jobs for the unclaimed fields. "Now" is the clock's, the
- * time `updated_at` and claims were written with.
+ * Memories pending for longer than `afterMs` (by `updated_at`, then id), oldest first after
+ * `after`, at most `limit`, via the partial pending index: work whose job was lost (flushed Redis,
+ * a killed worker, a restarted in-process queue). The sweep enqueues jobs for the unclaimed fields
+ * and resumes after the page's last row next time, so rows behind a backlog of older ones that
+ * are still queued are reached too. "Now" is the clock's, the time `updated_at` and claims were
+ * written with.
  */
 export async function stalePending(
   deps: Pick<Core, "db" | "clock">,
-  opts: { afterMs: number; limit: number },
-): Promise<StalePending[]> {
+  opts: { afterMs: number; limit: number; after?: Keyset },
+): Promise<Page<StalePending>> {
   const imp = FIELDS.importance;
   const emb = FIELDS.embedding;
   const now = deps.clock.now();
   const before = new Date(now.getTime() - opts.afterMs).toISOString();
-  return queryRows<StalePending>(
+  const rows = await queryRows<StalePending & { at: string }>(
     deps.db,
     sql`SELECT ${memories.id} AS "memoryId", ${memories.agentId} AS "agentId", ${memories.revision} AS revision,
           ${unclaimedPending(imp, now.toISOString())} AS importance,
-          ${unclaimedPending(emb, now.toISOString())} AS embedding
+          ${unclaimedPending(emb, now.toISOString())} AS embedding, ${memories.updatedAt}::text AS at
         FROM ${memories}
         WHERE (${imp.status} = 'pending' OR ${emb.status} = 'pending')
           AND ${memories.updatedAt} < ${before}::timestamptz
-        ORDER BY ${memories.updatedAt} LIMIT ${opts.limit}`,
+          ${afterKey(sql`${memories.updatedAt}`, sql`${memories.id}`, opts.after, sql`timestamptz`)}
+        ORDER BY ${memories.updatedAt}, ${memories.id} LIMIT ${opts.limit}`,
   );
+  return {
+    rows: rows.map(({ at: _, ...r }) => r),
+    next: nextKeyset(rows, opts.limit, (r) => ({ at: r.at, id: r.memoryId })),
+  };
 }

@@ -1,4 +1,5 @@
 import { and, asc, inArray, lt, sql } from "drizzle-orm";
+import { afterKey, type Keyset, nextKeyset, type Page } from "../../../db/keyset";
 import { githubImports } from "../../../db/schema";
 import type { MemoryDeps } from "../../../memory/deps";
 
@@ -10,25 +11,28 @@ import type { MemoryDeps } from "../../../memory/deps";
  * harmless to announce again: the job id is the import id. Each comes with the first of its
  * agents; an import without agent ids (routed, only the command opens those) is left to the
  * command, which resumes it when run again. `failed` ones wait for a POST (a resume) like a
- * delivery past its attempts.
+ * delivery past its attempts. A page per sweep run, resumed after `after`.
  */
 export async function unfinishedImports(
   deps: Pick<MemoryDeps, "db" | "clock">,
-  opts: { olderThanMs: number; limit: number },
-): Promise<{ importId: string; agentId: string }[]> {
+  opts: { olderThanMs: number; limit: number; after?: Keyset },
+): Promise<Page<{ importId: string; agentId: string }>> {
   const cutoff = new Date(deps.clock.now().getTime() - opts.olderThanMs);
   const i = githubImports;
   const rows = await deps.db
-    .select({ id: i.id, agentIds: i.agentIds })
+    .select({ id: i.id, agentIds: i.agentIds, at: sql<string>`${i.createdAt}::text` })
     .from(i)
     .where(
       and(
         inArray(i.status, ["queued", "running"]),
         lt(i.updatedAt, cutoff),
-        sql`cardinality(${i.agentIds}) > 0`,
+        sql`cardinality(${i.agentIds}) > 0 ${afterKey(sql`${i.createdAt}`, sql`${i.id}`, opts.after, sql`timestamptz`)}`,
       ),
     )
-    .orderBy(asc(i.createdAt))
+    .orderBy(asc(i.createdAt), asc(i.id))
     .limit(opts.limit);
-  return rows.flatMap((r) => (r.agentIds[0] ? [{ importId: r.id, agentId: r.agentIds[0] }] : []));
+  return {
+    rows: rows.flatMap((r) => (r.agentIds[0] ? [{ importId: r.id, agentId: r.agentIds[0] }] : [])),
+    next: nextKeyset(rows, opts.limit, (r) => r),
+  };
 }
