@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
+import { type AgentScope, parseAgentScope } from "./lib/agent-scope";
 import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
 import { RETRIEVAL_LOG_DEFAULTS, type RetrievalLogBounds } from "./memory/learning/log";
 import { LEARNING_DEFAULTS, type LearningConfig } from "./memory/learning/state";
@@ -151,8 +152,8 @@ const EnvSchema = z.object({
 export type ApiKey = {
   /** The bearer token. */
   token: string;
-  /** When set, the key may only touch agents whose id starts with this prefix (tenant scoping). */
-  agentPrefix: string | null;
+  /** When set, the key may only touch the agents this scope opens (tenant scoping; src/lib/agent-scope.ts). */
+  scope: AgentScope | null;
 };
 
 export type Config = {
@@ -227,12 +228,15 @@ export type JobsConfig = {
   retentionIntervalMs: number;
 };
 
-/** Parses `MEMSTREAM_API_KEYS`: `token` grants every agent, `token=prefix` only agents starting with prefix. */
+/**
+ * Parses `MEMSTREAM_API_KEYS`: `token` grants every agent; `token=<scope>` only the agents of the
+ * scope: `exact:<id>`, `prefix:<p>`, or a bare `<p>` (a prefix, as before the forms existed).
+ */
 export function parseApiKeys(entries: string[]): ApiKey[] {
   return entries.map((entry) => {
     const eq = entry.indexOf("=");
-    if (eq === -1) return { token: entry, agentPrefix: null };
-    return { token: entry.slice(0, eq), agentPrefix: entry.slice(eq + 1) };
+    if (eq === -1) return { token: entry, scope: null };
+    return { token: entry.slice(0, eq), scope: parseAgentScope(entry.slice(eq + 1)) };
   });
 }
 

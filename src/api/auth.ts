@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { ApiKey } from "../config";
+import { inAgentScope } from "../lib/agent-scope";
 import { AGENT_ID_PATTERN } from "../memory/limits";
 import type { AppEnv } from "./env";
 import { errorResponse } from "./errors";
@@ -12,7 +13,7 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /** An open key (every agent) used when no keys are configured. */
-const OPEN_KEY: ApiKey = { token: "", agentPrefix: null };
+const OPEN_KEY: ApiKey = { token: "", scope: null };
 
 /**
  * The key a presented token stands for: the open key when no keys are configured, undefined
@@ -41,7 +42,7 @@ export type AgentAccessDenied = { code: "invalid_request" | "not_found"; message
 
 /**
  * The one place agent access is decided: the agent id must be well formed and inside the
- * key's agent prefix (tenant scoping). `/v1`, `/mcp` and `/ui` all ask here.
+ * key's scope (tenant scoping: an exact id or a prefix, src/lib/agent-scope.ts). `/v1`, `/mcp` and `/ui` all ask here.
  */
 export function checkAgentAccess(agentId: string, key: ApiKey | undefined): AgentAccessDenied | null {
   if (!AGENT_ID_PATTERN.test(agentId)) {
@@ -52,7 +53,7 @@ export function checkAgentAccess(agentId: string, key: ApiKey | undefined): Agen
     };
   }
   // not_found, not forbidden: a scoped key cannot even learn whether another tenant's agent exists.
-  if (key?.agentPrefix && !agentId.startsWith(key.agentPrefix)) {
+  if (!inAgentScope(key?.scope, agentId)) {
     return { code: "not_found", message: `agent ${agentId} not found` };
   }
   return null;

@@ -43,7 +43,7 @@ const load = async (): Promise<McpDeps> => {
 const server = createMcpServer(
   { logger, load },
   // The local process already holds the database credentials: no API key applies here.
-  { key: { token: "", agentPrefix: null }, defaultAgentId: config.mcp.defaultAgentId ?? undefined },
+  { key: { token: "", scope: null }, defaultAgentId: config.mcp.defaultAgentId ?? undefined },
 );
 server.server.oninitialized = () => {
   compose().catch((err: unknown) =>

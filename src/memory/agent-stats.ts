@@ -3,7 +3,7 @@ import { queryRows } from "../db/client";
 import { isoUtc } from "../db/iso";
 import type { MemoryDeps } from "./deps";
 import { FIELDS } from "./enrichment/fields";
-import type { EnrichmentState, MEMORY_KINDS } from "./types";
+import { type EnrichmentState, MEMORY_KINDS } from "./types";
 
 export type AgentStats = {
   agentId: string;
@@ -74,4 +74,25 @@ export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string):
     if (r.newest && (!stats.newest || r.newest > stats.newest)) stats.newest = r.newest;
   }
   return stats;
+}
+
+const KIND_NAMES: Record<(typeof MEMORY_KINDS)[number], [string, string]> = {
+  observation: ["observation", "observations"],
+  reflection: ["reflection", "reflections"],
+  plan: ["plan", "plans"],
+  document: ["document section", "document sections"],
+  outcome: ["outcome", "outcomes"],
+  lesson: ["lesson", "lessons"],
+};
+
+/**
+ * "15 memories: 9 observations, 1 reflection, 4 document sections, 1 outcome": every kind the
+ * stream holds, so the parts add up to the total (the `/ui` header and MCP `stats` say it).
+ */
+export function describeCounts(s: Pick<AgentStats, "total" | "byKind">): string {
+  const parts = MEMORY_KINDS.filter((k) => s.byKind[k] > 0).map(
+    (k) => `${s.byKind[k]} ${KIND_NAMES[k][s.byKind[k] === 1 ? 0 : 1]}`,
+  );
+  const total = `${s.total} ${s.total === 1 ? "memory" : "memories"}`;
+  return parts.length > 0 ? `${total}: ${parts.join(", ")}` : total;
 }

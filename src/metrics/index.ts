@@ -114,7 +114,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
     }),
     webhookDeliveries: new Counter({
       name: "memstream_webhook_deliveries_total",
-      help: "GitHub webhook deliveries received, by status (accepted, duplicate, rejected: bad or missing signature)",
+      help: "GitHub webhook deliveries received, by status (accepted, duplicate: a known delivery id, replay: a known body under a new id, rejected: bad or missing signature)",
       labelNames: ["status"] as const,
       registers,
     }),

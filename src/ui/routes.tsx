@@ -146,9 +146,10 @@ export function registerUi(app: App, deps: AppDeps) {
 
   app.get(UI_PATH, (c) =>
     page(c, null, async () => {
-      const prefix = c.get("apiKey").agentPrefix ?? "";
+      const scope = c.get("apiKey").scope;
+      const prefix = scope?.value ?? "";
       const { agents, next } = await listAgents(deps.memory, {
-        prefix,
+        scope,
         limit: AGENTS_PAGE,
         after: c.req.query("after"),
       });

@@ -82,8 +82,8 @@ describe("configuration", () => {
   it("refuses to listen beyond loopback without API keys", () => {
     expect(() => loadConfig({ HOST: "0.0.0.0" })).toThrow(/MEMSTREAM_API_KEYS/);
     expect(loadConfig({ HOST: "0.0.0.0", MEMSTREAM_API_KEYS: "a,b=npc-" }).apiKeys).toEqual([
-      { token: "a", agentPrefix: null },
-      { token: "b", agentPrefix: "npc-" },
+      { token: "a", scope: null },
+      { token: "b", scope: { kind: "prefix", value: "npc-" } },
     ]);
   });
 

@@ -126,6 +126,36 @@ describe("GET /v1/webhooks/github/deliveries", () => {
   });
 });
 
+describe("a signed body replayed under a new delivery id", () => {
+  it("is recorded as an ignored replay of the first, with no second copy of the payload", async () => {
+    const [first, replay] = [newId(), newId()];
+    const body = JSON.stringify(issueIn(tenantRepo));
+    expect((await deliver(t, { event: "issues", id: first, body, secret: SECRET })).status).toBe(202);
+    const res = await deliver(t, { event: "issues", id: replay, body, secret: SECRET });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ deliveryId: replay, status: "duplicate" });
+    expect(await deliveryRow(t, replay)).toMatchObject({
+      status: "ignored",
+      reason: `the same body as delivery ${first}, replayed under a new delivery id: not stored again`,
+      payload: null,
+      payloadHash: null,
+    });
+    const [processed] = await waitForDeliveries(t, [first]);
+    expect(processed).toMatchObject({ status: "processed", observations: 1 });
+    // Replayed again once the first is final (its payload dropped): still found by the hash.
+    const again = newId();
+    expect((await deliver(t, { event: "issues", id: again, body, secret: SECRET })).status).toBe(200);
+    expect((await deliveryRow(t, again))?.reason).toContain(first);
+    const stored = await t.system.memory.db
+      .select({ id: memories.id })
+      .from(memories)
+      .where(
+        sql`${memories.agentId} = ${tenantAgent} AND ${memories.metadata}->>'deliveryId' IN (${first}, ${replay}, ${again})`,
+      );
+    expect(stored).toHaveLength(1);
+  });
+});
+
 describe("processing failures, retries and the sweep", () => {
   it("records a failure with its reason, and a redelivery of the same id retries it", async () => {
     const id = newId();

@@ -106,15 +106,19 @@ async function heldErase(agent: string) {
 
 /** Resolves once some transaction waits for the agent's lock (a guarded write reached its guard). */
 const writerWaits = (agent: string) =>
-  waitFor(`a write to ${agent} waiting on the agent's lock`, async () => {
-    const [row] = await queryRows<{ n: number }>(
-      db(),
-      sql`SELECT count(*)::int AS n FROM pg_locks
+  waitFor(
+    `a write to ${agent} waiting on the agent's lock`,
+    async () => {
+      const [row] = await queryRows<{ n: number }>(
+        db(),
+        sql`SELECT count(*)::int AS n FROM pg_locks
           WHERE locktype = 'advisory' AND NOT granted
             AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(${`memstream.agent:${agent}`}, 0)`,
-    );
-    return Number(row?.n ?? 0) > 0;
-  });
+      );
+      return Number(row?.n ?? 0) > 0;
+    },
+    60_000,
+  );
 
 describe("an erase while a job holds the agent's work", () => {
   it("memories.embed: the held vector is never stored", async () => {
@@ -220,7 +224,7 @@ describe("an erase while a job holds the agent's work", () => {
     expect(res.status).toBe(409);
     expect(await count("documents", agent)).toBe(0);
     await expectGone(agent);
-  });
+  }, 90_000);
 });
 
 describe("GitHub sources that arrived before the erase", () => {

@@ -33,6 +33,37 @@ async function connect(headers: Record<string, string>) {
   return client;
 }
 
+describe("counts of every kind (MCP stats and the /ui header)", () => {
+  it("name document sections and outcomes beside observations, adding up to the total", async () => {
+    const agent = uniq("mcp-kinds");
+    const admin = { authorization: "Bearer admin-key" };
+    const v1 = (rest: string, body: unknown) => t.call("POST", `/v1/agents/${agent}${rest}`, body, admin);
+    expect((await v1("/memories", { description: "the deploy went fine" })).status).toBe(201);
+    const doc = await v1("/documents", {
+      source: "runbook.md",
+      content: "# One\n\nfirst part\n\n# Two\n\nsecond part",
+    });
+    expect(doc.status).toBe(201);
+    const sections = ((await doc.json()) as { sections: number }).sections;
+    expect(sections).toBeGreaterThan(1);
+    expect((await v1("/outcomes", { task: "Deploy", taskType: "deploy", success: true })).status).toBe(201);
+    const expected = `${sections + 2} memories: 1 observation, ${sections} document sections, 1 outcome`;
+
+    const client = await connect(admin);
+    expect(text(await call(client, "stats", { agentId: agent }))).toContain(`${agent}: ${expected}`);
+
+    const login = await t.app.request("/ui/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "key=admin-key&next=%2Fui",
+    });
+    const cookie = login.headers.get("set-cookie")?.split(";")[0] ?? "";
+    const page = await t.app.request(`/ui/agents/${agent}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(expected);
+  });
+});
+
 describe("MCP over streamable HTTP", () => {
   it("initializes, lists the tools and runs each against Postgres (agent per call)", async () => {
     const client = await connect({ authorization: "Bearer admin-key" });

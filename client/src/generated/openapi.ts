@@ -182,7 +182,7 @@ export interface paths {
         };
         /**
          * Recent GitHub deliveries and their status, newest first
-         * @description A key with an agent prefix sees only deliveries routed to at least one of its agents. Payloads are never listed.
+         * @description A scoped key sees only deliveries routed to at least one of its agents, and of each delivery's agents only its own. Payloads are never listed.
          */
         get: operations["listGithubDeliveries"];
         put?: never;
@@ -2265,7 +2265,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A redelivery of a known delivery id (nothing new is created), or a ping */
+            /** @description A redelivery of a known delivery id, or a body already received under another delivery id (recorded as an ignored replay; nothing new is stored), or a ping */
             200: {
                 headers: {
                     [name: string]: unknown;

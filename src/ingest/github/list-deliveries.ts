@@ -1,7 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { type DeliveryStatus, githubDeliveries } from "../../db/schema";
+import type { AgentScope } from "../../lib/agent-scope";
 import type { MemoryDeps } from "../../memory/deps";
-import { visibleTo } from "./delivery-scope";
+import { visibleAgents, visibleTo } from "./delivery-scope";
 
 /** A delivery as the API lists it (never the payload). */
 export type DeliverySummary = {
@@ -18,18 +19,15 @@ export type DeliverySummary = {
 };
 
 /**
- * Recent deliveries, newest first. With `agentPrefix` (a tenant-scoped API key) only deliveries
- * routed to at least one agent inside the prefix are listed; deliveries not yet routed (still
- * `received`) or routed nowhere are visible to unscoped keys only.
+ * Recent deliveries, newest first. With `scope` (a tenant-scoped API key) only deliveries routed
+ * to at least one agent of the scope are listed, each with only those agents; deliveries not yet
+ * routed (still `received`) or routed nowhere are visible to unscoped keys only.
  */
 export async function listDeliveries(
   deps: Pick<MemoryDeps, "db">,
-  opts: { limit: number; status?: DeliveryStatus; agentPrefix?: string | null },
+  opts: { limit: number; status?: DeliveryStatus; scope?: AgentScope | null },
 ): Promise<DeliverySummary[]> {
-  const conds = [
-    opts.status ? eq(githubDeliveries.status, opts.status) : undefined,
-    visibleTo(opts.agentPrefix),
-  ];
+  const conds = [opts.status ? eq(githubDeliveries.status, opts.status) : undefined, visibleTo(opts.scope)];
   const rows = await deps.db
     .select({
       id: githubDeliveries.id,
@@ -49,6 +47,7 @@ export async function listDeliveries(
     .limit(opts.limit);
   return rows.map((r) => ({
     ...r,
+    agentIds: visibleAgents(opts.scope, r.agentIds),
     receivedAt: r.receivedAt.toISOString(),
     processedAt: r.processedAt?.toISOString() ?? null,
   }));

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { agentStats } from "../../memory/agent-stats";
+import { agentStats, describeCounts } from "../../memory/agent-stats";
 import { AgentIdArg, resolveAgent } from "../agent";
 import type { McpDepsSource, McpSession } from "../deps";
 import { guard, ok } from "../result";
@@ -11,7 +11,7 @@ export function registerStats(server: McpServer, source: McpDepsSource, session:
     {
       title: "Memory stats",
       description:
-        "Count the agent's memories by kind (observation, reflection, plan) and by enrichment state (importance and embedding pending, ready or failed), with the time span they cover. Use it to check whether anything is remembered yet.",
+        "Count the agent's memories by kind (observations, reflections, plans, document sections, outcomes, lessons) and by enrichment state (importance and embedding pending, ready or failed), with the time span they cover. Use it to check whether anything is remembered yet.",
       inputSchema: { agentId: AgentIdArg },
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
@@ -20,7 +20,7 @@ export function registerStats(server: McpServer, source: McpDepsSource, session:
         const agentId = resolveAgent(session, args.agentId);
         const s = await agentStats(deps.memory, agentId);
         const text = [
-          `${agentId}: ${s.total} memories (${s.byKind.observation} observations, ${s.byKind.reflection} reflections, ${s.byKind.plan} plans)`,
+          `${agentId}: ${describeCounts(s)}`,
           `importance: ${s.importance.ready} ready, ${s.importance.pending} pending, ${s.importance.failed} failed`,
           `embedding: ${s.embedding.ready} ready, ${s.embedding.pending} pending, ${s.embedding.failed} failed`,
           s.oldest ? `from ${s.oldest} to ${s.newest}` : "no memories yet",

@@ -1,4 +1,5 @@
 import type { AgentStats } from "../../memory/agent-stats";
+import { describeCounts } from "../../memory/agent-stats";
 import { MEMORY_KINDS, type Memory } from "../../memory/types";
 import { Layout } from "../layout";
 import { MemoryRow } from "../memory-parts";
@@ -21,10 +22,8 @@ export function MemoriesPage(props: {
     <Layout title={props.agentId} agentId={props.agentId}>
       <h1>{props.agentId}</h1>
       <p id="stats">
-        {stats.total} memories: {stats.byKind.observation} observations, {stats.byKind.reflection}{" "}
-        reflections, {stats.byKind.plan} plans · importance {stats.importance.pending} pending,{" "}
-        {stats.importance.failed} failed · embedding {stats.embedding.pending} pending,{" "}
-        {stats.embedding.failed} failed
+        {describeCounts(stats)} · importance {stats.importance.pending} pending, {stats.importance.failed}{" "}
+        failed · embedding {stats.embedding.pending} pending, {stats.embedding.failed} failed
       </p>
       <form class="inline" method="get" action={base}>
         <label>

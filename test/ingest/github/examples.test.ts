@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import examples from "@octokit/webhooks-examples";
 import { describe, expect, it } from "vitest";
 import { describeEvent, MAX_DESCRIPTION } from "../../../src/ingest/github/describe/index.js";
+import { eventKeys } from "../../../src/ingest/github/event-keys.js";
 import { verifySignature } from "../../../src/ingest/github/signature.js";
 
 const SECRET = "examples-secret";
@@ -84,5 +85,39 @@ describe("describeEvent on unusual input", () => {
     const result = describeEvent("pull_request", { action: "opened", pull_request: {} });
     expect(result.status).toBe("ignored");
     if (result.status === "ignored") expect(result.reason).toMatch(/^malformed pull_request payload/);
+  });
+});
+
+describe("ignore reasons are for people", () => {
+  // A JavaScript error's text means nothing in a delivery's `reason` (the issue's probe saw one).
+  const JS_ERROR = /Cannot read|undefined|is not a function|is not iterable|TypeError|of null/;
+
+  it("a push without repository is ignored with a reason naming it", () => {
+    const push = JSON.parse(deliveries.find((d) => d.event === "push")?.body ?? "{}") as Record<
+      string,
+      unknown
+    >;
+    delete push.repository;
+    expect(describeEvent("push", push)).toEqual({
+      status: "ignored",
+      reason: "push payload has no repository",
+    });
+  });
+
+  it("every example with any one top-level field removed is described, or ignored for a clean reason", () => {
+    let cases = 0;
+    for (const d of deliveries) {
+      const example = JSON.parse(d.body) as Record<string, unknown>;
+      for (const key of Object.keys(example)) {
+        const { [key]: _, ...payload } = example;
+        const result = describeEvent(d.event, payload);
+        cases++;
+        if (result.status === "ignored")
+          expect(result.reason, `${d.name} without ${key}`).not.toMatch(JS_ERROR);
+        // What is described is also stored: its event keys must be readable.
+        else expect(() => eventKeys(d.event, payload), `${d.name} without ${key}`).not.toThrow();
+      }
+    }
+    expect(cases).toBeGreaterThan(1000);
   });
 });

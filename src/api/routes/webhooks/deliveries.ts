@@ -33,7 +33,7 @@ const route = createRoute({
   tags: ["webhooks"],
   summary: "Recent GitHub deliveries and their status, newest first",
   description:
-    "A key with an agent prefix sees only deliveries routed to at least one of its agents. Payloads are never listed.",
+    "A scoped key sees only deliveries routed to at least one of its agents, and of each delivery's agents only its own. Payloads are never listed.",
   request: { query: Query },
   responses: {
     200: json(z.object({ deliveries: z.array(Delivery) }), "Deliveries", { deliveries: [DELIVERY_EXAMPLE] }),
@@ -44,6 +44,6 @@ const route = createRoute({
 export const registerListDeliveries = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const agentPrefix = c.get("apiKey")?.agentPrefix;
-    return c.json({ deliveries: await listDeliveries(deps.memory, { ...q, agentPrefix }) }, 200);
+    const scope = c.get("apiKey")?.scope;
+    return c.json({ deliveries: await listDeliveries(deps.memory, { ...q, scope }) }, 200);
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createRoute, z } from "@hono/zod-openapi";
 import { parsePayload } from "../../../ingest/github/parse-payload";
 import { receiveDelivery } from "../../../ingest/github/receive-delivery";
@@ -83,10 +84,14 @@ const route = createRoute({
     },
   },
   responses: {
-    200: json(Accepted, "A redelivery of a known delivery id (nothing new is created), or a ping", {
-      deliveryId: DELIVERY_EXAMPLE.id,
-      status: "duplicate",
-    }),
+    200: json(
+      Accepted,
+      "A redelivery of a known delivery id, or a body already received under another delivery id (recorded as an ignored replay; nothing new is stored), or a ping",
+      {
+        deliveryId: DELIVERY_EXAMPLE.id,
+        status: "duplicate",
+      },
+    ),
     202: json(Accepted, "Stored; processing is queued", {
       deliveryId: DELIVERY_EXAMPLE.id,
       status: "accepted",
@@ -138,11 +143,14 @@ export const registerGithubWebhook = (app: App, deps: AppDeps) => {
       });
     }
     const payload = parsePayload(raw, contentType);
-    const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload });
+    const bodyHash = createHash("sha256").update(raw).digest("hex");
+    const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload, bodyHash });
     deps.metrics.webhookDeliveries.inc({ status: received.status });
-    if (received.status === "accepted" || received.retry) await deps.github.deliveries.enqueue(deliveryId);
+    if (received.status === "accepted" || (received.status === "duplicate" && received.retry)) {
+      await deps.github.deliveries.enqueue(deliveryId);
+    }
     const pong = event === "ping" ? { pong: true } : {};
-    if (received.status === "duplicate")
+    if (received.status !== "accepted")
       return c.json({ deliveryId, status: "duplicate" as const, ...pong }, 200);
     return c.json({ deliveryId, status: "accepted" as const, ...pong }, event === "ping" ? 200 : 202);
   });

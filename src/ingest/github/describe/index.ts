@@ -41,15 +41,19 @@ export type { DescribeResult, GithubMetadata, GithubObservation } from "./types.
 /** Longest description kept; the describers already clip titles, bodies and lists well below it. */
 export const MAX_DESCRIPTION = 1000;
 
-type Describer = { requires: string; describe: (payload: unknown) => DescribeResult };
+type Describer = { requires: string[]; describe: (payload: unknown) => DescribeResult };
 
-/** Binds a typed describer to the payload key it cannot work without (checked before the cast). */
-function on<T>(requires: string, describe: (payload: T) => DescribeResult): Describer {
-  return { requires, describe: (payload) => describe(payload as T) };
+/**
+ * Binds a typed describer to the payload objects it cannot work without (checked before the cast,
+ * so a payload without one is ignored with a reason that names it, e.g. "push payload has no
+ * repository", not with the JavaScript error reading it would raise).
+ */
+function on<T>(requires: string | string[], describe: (payload: T) => DescribeResult): Describer {
+  return { requires: [requires].flat(), describe: (payload) => describe(payload as T) };
 }
 
 const DESCRIBERS: Record<string, Describer> = {
-  push: on<PushEvent>("commits", describePush),
+  push: on<PushEvent>(["commits", "repository"], describePush),
   pull_request: on<PullRequestEvent>("pull_request", describePullRequest),
   pull_request_review: on<PullRequestReviewEvent>("review", describeReview),
   pull_request_review_comment: on<PullRequestReviewCommentEvent>("comment", describeReviewComment),
@@ -63,11 +67,14 @@ const DESCRIBERS: Record<string, Describer> = {
   discussion: on<DiscussionEvent>("discussion", describeDiscussion),
   discussion_comment: on<DiscussionCommentEvent>("comment", describeDiscussionComment),
   star: on<StarEvent>("repository", describeStar),
-  fork: on<ForkEvent>("forkee", describeFork),
+  fork: on<ForkEvent>(["forkee", "repository"], describeFork),
   security_advisory: on<SecurityAdvisoryEvent>("security_advisory", describeSecurityAdvisory),
   dependabot_alert: on<DependabotAlertEvent>("alert", describeDependabotAlert),
   code_scanning_alert: on<CodeScanningAlertEvent>("alert", describeCodeScanningAlert),
 };
+
+/** Covered events whose payload has no `action`; every other covered event is told by its action. */
+const ACTIONLESS = new Set(["push", "create", "delete", "fork"]);
 
 /** Covered on purpose but never remembered, with the reason recorded. */
 const ALWAYS_IGNORED: Record<string, string> = {
@@ -84,9 +91,13 @@ export function describeEvent(event: string, payload: unknown): DescribeResult {
   const describer = DESCRIBERS[event];
   if (!describer) return ignored(`event ${event} is not covered`);
   if (typeof payload !== "object" || payload === null) return ignored(`${event} payload is not an object`);
-  const required = (payload as Record<string, unknown>)[describer.requires];
-  if (typeof required !== "object" || required === null) {
-    return ignored(`${event} payload has no ${describer.requires}`);
+  const missing = describer.requires.find((key) => {
+    const value = (payload as Record<string, unknown>)[key];
+    return typeof value !== "object" || value === null;
+  });
+  if (missing !== undefined) return ignored(`${event} payload has no ${missing}`);
+  if (!ACTIONLESS.has(event) && typeof (payload as { action?: unknown }).action !== "string") {
+    return ignored(`${event} payload has no action`);
   }
   let result: DescribeResult;
   try {
