@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { processDelivery } from "../../src/ingest/github/process-delivery";
 import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
+import { importDocument } from "../../src/memory/documents/import-document";
 import { eraseAgent } from "../../src/memory/erasure/erase-agent";
 import { AgentErased } from "../../src/memory/erasure/guard";
 import { retainAgent } from "../../src/memory/retention/retain";
@@ -211,20 +212,36 @@ describe("an erase while a job holds the agent's work", () => {
     await expectGone(agent);
   });
 
-  it("documents: an import the erase overtook answers 409 and writes nothing", async () => {
+  it("documents: an import the erase overtook while it was splitting writes nothing (409)", async () => {
     const agent = uniq("erase-doc");
-    const erasing = await heldErase(agent);
-    const imported = t.call("POST", `${path(agent)}/documents`, {
+    // The split (in a worker thread) held until the erase has committed.
+    let arrive = () => {};
+    const arrived = new Promise<void>((r) => (arrive = r));
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const text = {
+      splitDocument: async (input: Parameters<typeof t.system.text.splitDocument>[0]) => {
+        arrive();
+        await gate;
+        return t.system.text.splitDocument(input);
+      },
+    };
+    const imported = importDocument({ ...t.system.memory, text }, agent, {
       source: "runbook.md",
       content: "# Deploy\n\nRestart the billing service, then check the port.",
-    });
-    await writerWaits(agent);
-    await erasing.commit();
-    const res = await imported;
-    expect(res.status).toBe(409);
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await arrived;
+    await erase(agent);
+    release();
+    const error = await imported;
+    expect(error).toBeInstanceOf(AgentErased);
+    expect((error as AgentErased).code).toBe("conflict");
     expect(await count("documents", agent)).toBe(0);
     await expectGone(agent);
-  }, 90_000);
+  });
 });
 
 describe("GitHub sources that arrived before the erase", () => {
