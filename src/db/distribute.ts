@@ -30,7 +30,12 @@ export const AGENT_TABLES = [
  * Small tables that are not per agent (one GitHub delivery fans out to several agents; an import
  * names a repository): reference tables, a copy on every node, so any statement can join them.
  */
-export const REFERENCE_TABLES = ["github_deliveries", "github_imports"] as const;
+export const REFERENCE_TABLES = [
+  // Erase tombstones: keyed by agent but read across agents (the erase horizon, docs/adr/0026).
+  "agent_erasures",
+  "github_deliveries",
+  "github_imports",
+] as const;
 
 export type Distribution = "citus";
 

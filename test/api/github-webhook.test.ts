@@ -120,7 +120,9 @@ describe("POST /webhooks/github: happy path", () => {
 
   it("answers a ping with pong and records it as ignored", async () => {
     const id = newId();
-    const res = await deliver(t, { event: "ping", id, body: JSON.stringify(example("ping")), secret: NEW });
+    // Its own zen: the same body under another delivery id would be a replay (answered `duplicate`).
+    const body = JSON.stringify({ ...example("ping"), zen: `zen of ${id}` });
+    const res = await deliver(t, { event: "ping", id, body, secret: NEW });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ deliveryId: id, status: "accepted", pong: true });
     const [row] = await waitForDeliveries(t, [id]);
