@@ -1,4 +1,4 @@
--- Erasure is final (docs/adr/0026): a tombstone per erased agent, and what each GitHub source had
+-- Erasure is final (docs/adr/0027): a tombstone per erased agent, and what each GitHub source had
 -- seen of erasures when it arrived. Replayed webhook bodies are found by their hash (issue 31).
 CREATE TABLE "agent_erasures" (
 	"agent_id" text PRIMARY KEY NOT NULL,

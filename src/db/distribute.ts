@@ -31,7 +31,7 @@ export const AGENT_TABLES = [
  * names a repository): reference tables, a copy on every node, so any statement can join them.
  */
 export const REFERENCE_TABLES = [
-  // Erase tombstones: keyed by agent but read across agents (the erase horizon, docs/adr/0026).
+  // Erase tombstones: keyed by agent but read across agents (the erase horizon, docs/adr/0027).
   "agent_erasures",
   "github_deliveries",
   "github_imports",

@@ -7,7 +7,7 @@ import { ownDatabase } from "../support/own-database";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // Erase, retention and retrieve's touch lock an agent's memories in one order (id, COLLATE "C";
-// the erase after the agent's lock; docs/adr/0026), so clients retrieving and erasing the same
+// the erase after the agent's lock; docs/adr/0027), so clients retrieving and erasing the same
 // agent at once never deadlock. Before, the erase deleted rows in the order of its plan (a bitmap
 // heap scan: the rows' physical order) while a touch locked them in id order; PostgreSQL aborted
 // one of them ("deadlock detected") and the client got a 500. A database of its own, analyzed, so

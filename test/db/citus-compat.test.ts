@@ -44,7 +44,7 @@ describe("Citus-compatible schema and queries", () => {
       sql`SELECT DISTINCT table_name AS name FROM information_schema.columns
           WHERE table_schema = current_schema() AND column_name = 'agent_id' ORDER BY 1`,
     );
-    // The erase tombstones name an agent but are read across agents: a reference table (ADR 0026).
+    // The erase tombstones name an agent but are read across agents: a reference table (ADR 0027).
     const named = withAgent.map((r) => r.name).filter((n) => !COORDINATOR_TABLES.includes(n));
     expect(named.sort()).toEqual([...AGENT_TABLES].sort());
     const unique = await queryRows<{ tbl: string; idx: string; cols: string[] }>(

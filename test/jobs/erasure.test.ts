@@ -14,7 +14,7 @@ import { fixtureRepo, type StubGithub, startStubGithub } from "../support/stub-g
 import { startTestSystem, type TestSystem } from "../support/system";
 import { waitFor } from "./support";
 
-// Erasure is final (docs/adr/0026): every job that writes to an agent, held at the point where it
+// Erasure is final (docs/adr/0027): every job that writes to an agent, held at the point where it
 // has read the stream (a provider call or a GitHub page held by the stubs, or the job's write
 // waiting on the agent's lock while an erase is in flight), writes nothing once the agent is
 // erased, and retrieve returns nothing. A write after the erase starts the next epoch.

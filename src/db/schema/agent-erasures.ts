@@ -1,7 +1,7 @@
 import { bigint, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Tombstones of erased agents (docs/adr/0026-erasure-epochs-and-lock-order.md). An erase deletes
+ * Tombstones of erased agents (docs/adr/0027-erasure-epochs-and-lock-order.md). An erase deletes
  * the stream and bumps the agent's `epoch` here in ONE transaction; the row is never deleted, so
  * work that began before the erase (a queued import, a reflection waiting on its LLM) can tell,
  * in its own write transaction, that the stream it read from is gone and write nothing.

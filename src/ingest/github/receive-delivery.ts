@@ -40,7 +40,7 @@ export async function receiveDelivery(
     event: delivery.event,
     action: typeof action === "string" ? action : null,
     receivedAt: deps.clock.now(),
-    // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0026).
+    // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0027).
     erasureHorizon: erasureHorizon,
   };
   const inserted = await deps.db

@@ -23,7 +23,7 @@ export type StoreOutcome =
  * noise rules and event keys. Must run inside a transaction (`memory.db` is it): the agent's
  * GitHub lock is held to the commit, so the two paths storing one event at once store it once.
  * A push whose commits are partly known is described with the unknown ones only. `horizon` is
- * the source's erase horizon: an agent erased after the source arrived gets nothing (ADR 0026).
+ * the source's erase horizon: an agent erased after the source arrived gets nothing (ADR 0027).
  */
 export async function storeEvent(
   memory: MemoryDeps,

@@ -29,7 +29,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
  * Runs one attempt of a job by name, whichever queue delivered it. The payload is validated
  * again (Redis content is input too); a bad one, or an unknown name, fails without retry. A job
  * whose agent was erased while it waited or ran (`AgentErased`: its write was refused in the
- * write's own transaction, ADR 0026) is done: it ends without writing and without a retry.
+ * write's own transaction, ADR 0027) is done: it ends without writing and without a retry.
  */
 export async function runJob(deps: ProcessorDeps, name: string, data: unknown, run: JobRun) {
   if (!(name in JOBS)) throw new UnrecoverableError(`unknown job ${name}`);

@@ -8,7 +8,7 @@ import { lockAgentExclusive } from "./guard";
  * Erases an agent's whole stream (memories, vectors, outcomes, lessons, reflections, runs,
  * settings, documents, retrieval log) in one transaction, and leaves a tombstone: the agent's epoch goes up, so
  * work that began before (a queued import or delivery, a reflection waiting on its LLM, a
- * retention run) writes nothing after it (docs/adr/0026). The agent id stays usable: a write
+ * retention run) writes nothing after it (docs/adr/0027). The agent id stays usable: a write
  * after the erase starts the next epoch's stream.
  *
  * Lock order (no deadlock with retrieve's touch or retention): the agent's lock first, then the

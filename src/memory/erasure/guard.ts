@@ -3,7 +3,7 @@ import { type Db, queryRows } from "../../db/client";
 import { Conflict } from "../../lib/errors";
 
 /**
- * What a piece of work had seen of erasures when it began (docs/adr/0026): the agent's `epoch`
+ * What a piece of work had seen of erasures when it began (docs/adr/0027): the agent's `epoch`
  * (work that reads the agent's stream and writes back to it: reflection, consolidation, retention,
  * a document import) or the global erase `horizon` (a GitHub delivery or import, created before it
  * knows every agent it will route to). An erase after that point makes the work's writes void.

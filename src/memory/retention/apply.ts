@@ -22,7 +22,7 @@ type Row = { id: string; kind: string; at: string };
  *
  * Each batch is one transaction that shares the agent's lock and stops (`AgentErased`) when the
  * agent was erased since `since`, and locks its memories in id order before deleting them, the
- * order retrieve's touch and the erase use, so none of them deadlocks with another (ADR 0026).
+ * order retrieve's touch and the erase use, so none of them deadlocks with another (ADR 0027).
  */
 export async function applyForget(
   db: Db,

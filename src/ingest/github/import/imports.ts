@@ -82,7 +82,7 @@ export async function openImport(
       agentIds: agents,
       since,
       counts: NO_COUNTS,
-      // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0026).
+      // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0027).
       erasureHorizon: erasureHorizon,
       createdAt: now,
       updatedAt: now,
