@@ -8,6 +8,8 @@ import { noEnrichment } from "../../src/memory/deps";
 import { claimRows } from "../../src/memory/enrichment/claim";
 import { markFailed } from "../../src/memory/enrichment/fail";
 import { stalePending } from "../../src/memory/enrichment/stale";
+import { agentsDueForRetention, retainAgent } from "../../src/memory/retention/retain";
+import { updateAgentSettings } from "../../src/memory/update-agent-settings";
 import { uniq } from "../support/env";
 import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
 
@@ -76,6 +78,32 @@ describe("the clock decides", () => {
     // job-b's claim runs to 2,500: job-a may not fail the row before then.
     expect(await markFailed({ db, clock: at(2_000) }, "embedding", [ref], "job-a", "x")).toBe(0);
     expect(await markFailed({ db, clock: at(3_000) }, "embedding", [ref], "job-a", "x")).toBe(1);
+  });
+
+  it("retention: a run is due again once the clock says its interval passed, and ages are the clock's", async () => {
+    const db = t.system.core.db;
+    const owner = uniq("clock-retain");
+    try {
+      // Written at T0 + 0; a policy of 1 day: gone only when the clock is a day on.
+      await createMemories(t.system.memory, owner, [{ description: "kept, then aged out" }]);
+      await updateAgentSettings(
+        { db, clock: at(0) },
+        owner,
+        { retention: { maxAgeDays: 1 } },
+        { reflectionThreshold: 150 },
+      );
+      const due = async (ms: number) =>
+        (
+          await agentsDueForRetention({ db, clock: at(ms) }, { intervalMs: 3_600_000, limit: 100_000 })
+        ).includes(owner);
+      expect(await due(0)).toBe(true); // never ran
+      expect(await retainAgent({ db, clock: at(1_000) }, owner)).toEqual({ deleted: 0 });
+      expect(await due(1_000 + 3_599_000)).toBe(false);
+      expect(await due(1_000 + 3_601_000)).toBe(true);
+      expect(await retainAgent({ db, clock: at(86_401_000) }, owner)).toEqual({ deleted: 1 });
+    } finally {
+      await t.call("DELETE", `/v1/agents/${owner}`);
+    }
   });
 });
 
