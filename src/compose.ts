@@ -105,6 +105,8 @@ export async function composeSystem(
   const github: IngestDeps = {
     ...memory,
     logger: core.logger,
+    metrics: core.metrics,
+    webhookSecrets: config.github.webhookSecrets,
     routes: config.github.routes,
     deliveries: notifiers.deliveries,
     imports: notifiers.imports,

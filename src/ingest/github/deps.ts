@@ -3,11 +3,14 @@ import type { MemoryDeps } from "../../memory/deps";
 import type { RouteRule } from "./route-agents";
 
 /**
- * What GitHub ingestion needs: the memory deps (built from the core), the core's logger, the
- * routing rules, and the seams through which accepted deliveries and opened imports are enqueued.
+ * What GitHub ingestion needs: the memory deps (built from the core), the core's logger and
+ * metrics, the webhook secrets and routing rules, and the seams through which accepted deliveries
+ * and opened imports are enqueued.
  */
 export type IngestDeps = MemoryDeps &
-  Pick<Core, "logger"> & {
+  Pick<Core, "logger" | "metrics"> & {
+    /** `GITHUB_WEBHOOK_SECRET`: empty, the webhook accepts nothing. */
+    webhookSecrets: string[];
     routes: RouteRule[];
     /** Where accepted deliveries go to be processed (a `github.deliver` job). */
     deliveries: DeliveryProcessor;

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { IMPORT_STATUSES } from "../../../db/schema";
-import { getImport, openImport } from "../../../ingest/github/import/imports";
+import { getImport, startImport } from "../../../ingest/github/import/imports";
 import { Text } from "../../../lib/storable";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, IsoTime, json } from "../../schemas";
@@ -97,12 +97,7 @@ export const registerGithubImport = (app: App, deps: AppDeps) => {
   app.openapi(start, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const opened = await openImport(deps.memory, {
-      repo: body.repo,
-      agentIds: [agentId],
-      since: body.since ?? null,
-    });
-    await deps.github.imports.enqueue({ importId: opened.import.id, agentId });
+    const opened = await startImport(deps.github, { repo: body.repo, agentId, since: body.since ?? null });
     return c.json(opened.import, 202);
   });
   app.openapi(get, async (c) => {

@@ -1,9 +1,5 @@
-import { createHash } from "node:crypto";
 import { createRoute, z } from "@hono/zod-openapi";
-import { parsePayload } from "../../../ingest/github/parse-payload";
-import { receiveDelivery } from "../../../ingest/github/receive-delivery";
-import { verifySignature } from "../../../ingest/github/signature";
-import { DomainError, Invalid, InvalidSignature, NotConfigured } from "../../../lib/errors";
+import { acceptDelivery, DELIVERY_ID, EVENT } from "../../../ingest/github/accept-delivery";
 import type { App, AppDeps } from "../../deps";
 import { DELIVERY_EXAMPLE } from "../../examples";
 import { errorResponse as error, json } from "../../schemas";
@@ -11,12 +7,6 @@ import { errorResponse as error, json } from "../../schemas";
 /** GitHub caps webhook payloads at 25 MB; anything larger is not GitHub. */
 export const GITHUB_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 export const GITHUB_WEBHOOK_PATH = "/webhooks/github";
-
-// GitHub delivery ids are GUIDs and event names snake_case; anything else is refused before storing.
-export const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,100}$/;
-const EVENT = /^[a-z][a-z0-9_]{0,63}$/;
-/** The two content types a GitHub webhook can be set to. */
-const MEDIA_TYPES = ["application/json", "application/x-www-form-urlencoded"];
 
 const Accepted = z
   .object({
@@ -108,57 +98,23 @@ const route = createRoute({
   },
 });
 
-/** `POST /webhooks/github`: verify the signature on the raw body, store the delivery, enqueue it, answer. */
+/**
+ * `POST /webhooks/github`: hands the raw body and GitHub's headers to `acceptDelivery` (verify,
+ * parse, store, enqueue) and answers: 202 for a new delivery, 200 for a redelivery or a ping.
+ */
 export const registerGithubWebhook = (app: App, deps: AppDeps) => {
   // Documented with its headers and body, but not validated by the framework: the signature is
   // checked on the raw bytes first (401 before anything else), then the headers, then the JSON.
   app.openAPIRegistry.registerPath(route);
   app.openapi({ ...route, request: undefined, hide: true }, async (c) => {
-    const secrets = deps.config.github.webhookSecrets;
-    if (secrets.length === 0) {
-      throw new NotConfigured(
-        "GitHub webhooks are not configured: set GITHUB_WEBHOOK_SECRET to the webhook's secret",
-      );
-    }
-    // The raw bytes, verified before anything is parsed.
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    const signature = c.req.header("x-hub-signature-256");
-    if (!signature || !verifySignature(raw, signature, secrets)) {
-      deps.metrics.webhookDeliveries.inc({ status: "rejected" });
-      throw new InvalidSignature(
-        signature
-          ? "X-Hub-Signature-256 does not match the body under any configured secret"
-          : "missing X-Hub-Signature-256 header",
-        { field: "X-Hub-Signature-256" },
-      );
-    }
-    const event = header(c.req.header("x-github-event"), "X-GitHub-Event", EVENT);
-    const deliveryId = header(c.req.header("x-github-delivery"), "X-GitHub-Delivery", DELIVERY_ID);
-
-    const contentType = c.req.header("content-type");
-    if (contentType && !MEDIA_TYPES.some((t) => contentType.toLowerCase().startsWith(t))) {
-      throw new DomainError("unsupported_media_type", `Content-Type ${contentType} is not one GitHub sends`, {
-        field: "Content-Type",
-        accepted: MEDIA_TYPES,
-      });
-    }
-    const payload = parsePayload(raw, contentType);
-    const bodyHash = createHash("sha256").update(raw).digest("hex");
-    const received = await receiveDelivery(deps.memory, { id: deliveryId, event, payload, bodyHash });
-    deps.metrics.webhookDeliveries.inc({ status: received.status });
-    if (received.status === "accepted" || (received.status === "duplicate" && received.retry)) {
-      await deps.github.deliveries.enqueue(deliveryId);
-    }
-    const pong = event === "ping" ? { pong: true } : {};
-    if (received.status !== "accepted")
-      return c.json({ deliveryId, status: "duplicate" as const, ...pong }, 200);
-    return c.json({ deliveryId, status: "accepted" as const, ...pong }, event === "ping" ? 200 : 202);
+    const { deliveryId, status, pong } = await acceptDelivery(deps.github, {
+      raw: new Uint8Array(await c.req.arrayBuffer()),
+      signature: c.req.header("x-hub-signature-256"),
+      event: c.req.header("x-github-event"),
+      deliveryId: c.req.header("x-github-delivery"),
+      contentType: c.req.header("content-type"),
+    });
+    const body = { deliveryId, status, ...(pong ? { pong: true } : {}) };
+    return c.json(body, status === "duplicate" || pong ? 200 : 202);
   });
 };
-
-/** A required GitHub header, or an `Invalid` naming it. */
-function header(value: string | undefined, name: string, format: RegExp): string {
-  if (!value) throw new Invalid(`missing ${name} header`, { field: name });
-  if (!format.test(value)) throw new Invalid(`${name} is malformed`, { field: name });
-  return value;
-}

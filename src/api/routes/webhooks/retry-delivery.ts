@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { DELIVERY_ID } from "../../../ingest/github/accept-delivery";
 import { retryDelivery } from "../../../ingest/github/retry-delivery";
 import type { App, AppDeps } from "../../deps";
 import { apiErrors, errorResponse, json } from "../../schemas";
-import { DELIVERY_ID } from "./github";
 
 const Params = z.object({
   id: z

@@ -9,6 +9,7 @@ import { NotFound } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import type { MemoryDeps } from "../../../memory/deps";
 import { erasureHorizon } from "../../../memory/erasure/guard";
+import type { IngestDeps } from "../deps";
 
 /** An import as the API and the command show it. */
 export type GithubImport = {
@@ -89,6 +90,20 @@ export async function openImport(
     })
     .returning();
   return { import: toImport(row as GithubImportRow), resumed: false };
+}
+
+/**
+ * Opens (or resumes) an import of `repo` into `agentId` and enqueues its run through the `imports`
+ * seam (a `github.import` job): the API's one call. The row is written first, so an import whose
+ * enqueue is lost is found by the sweep. (`npm run import:github` opens and runs one in-process.)
+ */
+export async function startImport(
+  deps: Pick<IngestDeps, "db" | "clock" | "imports">,
+  input: { repo: string; agentId: string; since: string | null },
+): Promise<{ import: GithubImport; resumed: boolean }> {
+  const opened = await openImport(deps, { repo: input.repo, agentIds: [input.agentId], since: input.since });
+  await deps.imports.enqueue({ importId: opened.import.id, agentId: input.agentId });
+  return opened;
 }
 
 /** One import; `agentId` limits it to imports writing to that agent (tenant scoping of the API). */
