@@ -9,7 +9,7 @@
  * - Float8 arithmetic on tiny positive factors underflows (Postgres raises instead of rounding
  *   to 0), so weights have a floor (`MIN_POSITIVE_WEIGHT`).
  */
-import { z } from "@hono/zod-openapi";
+import { z } from "zod";
 
 /** Largest finite float4 (pgvector's element type). */
 export const FLOAT4_MAX = 3.4028234663852886e38;

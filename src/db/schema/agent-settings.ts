@@ -1,6 +1,6 @@
 import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { LearnedState } from "../../memory/learning/state";
-import type { LessonSettings } from "../../memory/lessons/settings";
+import type { LessonSettings } from "../../memory/lessons/settings-shape";
 import type { RetentionPolicy } from "../../memory/retention/policy";
 import type { RankingChoice } from "../../memory/retrieve/presets";
 

@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import type { LoggedCandidate } from "../../memory/learning/log";
+import type { LoggedCandidate } from "../../memory/learning/logged-candidate";
 
 /**
  * One row per retrieve (bounded per agent in count and age; src/memory/learning/log.ts): the

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { NewOutcome } from "../../api/routes/agents/outcomes";
+import { NewOutcome } from "../../api/outcome-schemas";
 import { recordOutcome } from "../../memory/outcomes/record-outcome";
 import { AgentIdArg, resolveAgent } from "../agent";
 import type { McpDepsSource, McpSession } from "../deps";

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Weights } from "../retrieve/ranking/components";
 import { weightedSum } from "../retrieve/ranking/score";
+import type { LoggedCandidate } from "./logged-candidate";
 
-/** A logged candidate: its memory id and its scaled components (recency', importance', relevance'). */
-export type LoggedCandidate = [id: string, recency: number, importance: number, relevance: number];
+export type { LoggedCandidate };
 
 /**
  * The retrieval log's bounds per agent: at most `max` retrieves (0 = no log: answers still carry

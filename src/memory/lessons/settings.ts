@@ -1,15 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { agentSettings } from "../../db/schema";
+import type { LessonSettings } from "./settings-shape";
 import { DEFAULT_SIMILARITY } from "./similarity";
 
-/** An agent's lesson settings as stored; a field left out takes its default. */
-export type LessonSettings = {
-  /** Similar outcomes of one task type needed before a lesson is written (default 3). */
-  minOutcomes?: number;
-  /** Cosine between task embeddings at or above which two outcomes are the same task (default 0.65). */
-  similarity?: number;
-};
+export type { LessonSettings };
 
 export const DEFAULT_MIN_OUTCOMES = 3;
 /** Bounds of `minOutcomes`: one outcome is no pattern; past 100 no lesson would ever form. */

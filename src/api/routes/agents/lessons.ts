@@ -3,8 +3,8 @@ import { listLessons, MAX_LESSONS } from "../../../memory/lessons/list-lessons";
 import { LESSON_POLARITIES } from "../../../memory/lessons/types";
 import type { App, AppDeps } from "../../deps";
 import { LESSON_EXAMPLE } from "../../examples";
+import { TaskType } from "../../outcome-schemas";
 import { AgentParam, apiErrors, json } from "../../schemas";
-import { TaskType } from "./outcomes";
 
 const StrategyStats = z
   .object({
