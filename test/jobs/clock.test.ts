@@ -90,7 +90,7 @@ describe("the clock decides", () => {
         { db, clock: at(0) },
         owner,
         { retention: { maxAgeDays: 1 } },
-        { reflectionThreshold: 150 },
+        { reflectionThreshold: 150, learnWeights: false },
       );
       const due = async (ms: number) =>
         (

@@ -1,6 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
 // A cycle (scale.ts reads COMPONENT), used only inside functions, so either module may load first.
-import { flooredHiSql } from "./scale";
 
 /**
  * The ranking's components (Park et al. 2023): what each one's raw value is, and what a memory
@@ -72,23 +71,4 @@ export const IMPORTANCE_FLOOR_POINTS = 5;
 /** The raw-range floors (scale.ts) of a ranking with floors on, for its decay. */
 export function scaleFloorsOf(decay: number): { recency: number; importance: number } {
   return { recency: 1 - decay ** RECENCY_FLOOR_UNITS, importance: IMPORTANCE_FLOOR_POINTS };
-}
-
-/**
- * Exact recency and importance bounds over an agent's whole stream, from btree endpoints
- * (`rec_lo, rec_hi, imp_lo, imp_hi`, the tops floored as scale.ts says). Recency falls as the last
- * access gets older, so its bounds are those of the oldest and newest access.
- */
-export function streamBoundsSql(
-  p: RecencyParams & { floors?: Partial<Record<Component, number>> },
-  agentId: string,
-): SQL {
-  const endpoint = (agg: "min" | "max", column: string) =>
-    sql`(SELECT ${sql.raw(agg)}(${sql.raw(column)}) FROM memories WHERE agent_id = ${agentId})`;
-  const recLo = recencySql(p, endpoint("min", "last_accessed_at"));
-  const recHi = recencySql(p, endpoint("max", "last_accessed_at"));
-  const impLo = importanceSql(endpoint("min", "importance"));
-  const impHi = importanceSql(endpoint("max", "importance"));
-  return sql`${recLo} AS rec_lo, ${flooredHiSql(recLo, recHi, p.floors?.recency)} AS rec_hi,
-        ${impLo} AS imp_lo, ${flooredHiSql(impLo, impHi, p.floors?.importance)} AS imp_hi`;
 }

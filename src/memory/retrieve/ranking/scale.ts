@@ -1,5 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
-import { COMPONENT, COMPONENTS, type Component } from "./components";
+import {
+  COMPONENT,
+  COMPONENTS,
+  type Component,
+  importanceSql,
+  type RecencyParams,
+  recencySql,
+} from "./components";
 
 /**
  * How a raw value becomes comparable: min-max over the candidate set, x' = (x − lo) / (hi − lo).
@@ -81,3 +88,22 @@ export function minMax(xs: readonly (number | null)[], missing: number, floor = 
 
 /** A constant inlined as a float8 literal (not a bind parameter: plans stay generic-friendly). */
 const num = (n: number): SQL => sql.raw(`${n}::float8`);
+
+/**
+ * Exact recency and importance bounds over an agent's whole stream, from btree endpoints
+ * (`rec_lo, rec_hi, imp_lo, imp_hi`, the tops floored as above). Recency falls as the last
+ * access gets older, so its bounds are those of the oldest and newest access.
+ */
+export function streamBoundsSql(
+  p: RecencyParams & { floors?: Partial<Record<Component, number>> },
+  agentId: string,
+): SQL {
+  const endpoint = (agg: "min" | "max", column: string) =>
+    sql`(SELECT ${sql.raw(agg)}(${sql.raw(column)}) FROM memories WHERE agent_id = ${agentId})`;
+  const recLo = recencySql(p, endpoint("min", "last_accessed_at"));
+  const recHi = recencySql(p, endpoint("max", "last_accessed_at"));
+  const impLo = importanceSql(endpoint("min", "importance"));
+  const impHi = importanceSql(endpoint("max", "importance"));
+  return sql`${recLo} AS rec_lo, ${flooredHiSql(recLo, recHi, p.floors?.recency)} AS rec_hi,
+        ${impLo} AS imp_lo, ${flooredHiSql(impLo, impHi, p.floors?.importance)} AS imp_hi`;
+}

@@ -2,8 +2,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/client";
 import { type HnswIndex, hnswExpression, literal } from "../hnsw-index";
 import { beatsSql, listedScoreSql, PRUNE_EPS, unseenBoundSql } from "../ranking/bounds";
-import { importanceSql, recencySql, streamBoundsSql } from "../ranking/components";
+import { importanceSql, recencySql } from "../ranking/components";
 import { cosineSql, freshSql } from "../ranking/relevance/vector";
+import { streamBoundsSql } from "../ranking/scale";
 import type { RankParams } from "./params";
 import { scoreAndSelect } from "./select";
 

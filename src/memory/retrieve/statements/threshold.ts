@@ -1,7 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { beatsSql, canReachSql, listedScoreSql, relevanceCutSql, scoreOfRawSql } from "../ranking/bounds";
-import { importanceSql, recencySql, streamBoundsSql } from "../ranking/components";
+import { importanceSql, recencySql } from "../ranking/components";
 import { cosineSql, freshSql } from "../ranking/relevance/vector";
+import { streamBoundsSql } from "../ranking/scale";
 import type { RankParams } from "./params";
 import { scoreAndSelect } from "./select";
 
