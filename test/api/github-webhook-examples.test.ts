@@ -17,7 +17,9 @@ const deliveries = examples.flatMap((definition) =>
     id: `${run}-${definition.name}-${i}`,
     event: definition.name,
     payload: payload as unknown,
-    body: JSON.stringify(payload),
+    // Marked with the run: replays are found by the body's hash across the database, and other
+    // files post some of these example bodies too.
+    body: JSON.stringify({ ...(payload as object), memstreamTestRun: run }),
   })),
 );
 
