@@ -3,6 +3,7 @@ import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { projectPath } from "../lib/paths";
 import { type Distribution, distributeOnCitus } from "./distribute";
+import { analyzeWhenGrown } from "./pglite-analyze";
 import * as schema from "./schema";
 import { noDelaySocket } from "./socket";
 
@@ -101,6 +102,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   // "memory://" keeps everything in RAM (tests); anything else is a folder on disk.
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir, { extensions: { vector, btree_gin } });
+  // PGlite has no autovacuum: tables are analyzed as they grow (pglite-analyze.ts). A failed
+  // check leaves the old statistics, which only cost speed; the next write checks again.
+  const analyze = analyzeWhenGrown(client, () => {});
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
   return {
     db,
@@ -108,7 +112,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     migrate: async () => {
       await migrate(drizzle(client), MIGRATIONS);
     },
-    close: () => client.close(),
+    close: async () => {
+      await analyze.settled();
+      await client.close();
+    },
   };
 }
 

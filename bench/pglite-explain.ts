@@ -1,0 +1,146 @@
+/**
+ * Where a default retrieve's time goes on embedded PGlite (issue 27): `npx tsx bench/pglite-explain.ts`.
+ * Copies the `default-speed` bench's 10k agent (BENCH_EXPLAIN_SIZE) from its PostgreSQL database
+ * into an in-memory PGlite (workers off), times every statement a default retrieve sends, and
+ * prints EXPLAIN ANALYZE of the slowest on PGlite and on PostgreSQL.
+ */
+import { resolve } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { composeSystem, type System } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { silentLogger } from "../src/lib/logger";
+import { retrieve } from "../src/memory/retrieve/retrieve";
+import { appCall, readLocomo } from "./lib/locomo";
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const url = process.env.EVAL_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/memstream_bench_default";
+const SIZE = Number(process.env.BENCH_EXPLAIN_SIZE ?? 10_000);
+const Q = Number(process.env.N ?? 3);
+const { queries, fingerprint } = readLocomo(dir);
+const open = (env: Record<string, string>) =>
+  composeSystem(
+    loadConfig({
+      MEMSTREAM_DATA_DIR: "memory://",
+      EMBEDDING_PROVIDER: "offline",
+      MEMSTREAM_WORKERS: "off",
+      ...env,
+    }),
+    silentLogger,
+  );
+const pg = await open({ DATABASE_URL: url });
+const source = `locomo-${fingerprint}-${pg.providers.embedder.modelId}:`;
+const agent = `${source}default-${SIZE}`;
+const sql = postgres(url, { max: 1, onnotice: () => {} });
+const lite = await open(process.env.LITE_WORKERS ? { MEMSTREAM_WORKERS: process.env.LITE_WORKERS } : {});
+const client = (lite.database.db as unknown as { $client: PGlite }).$client;
+try {
+  let t0 = performance.now();
+  await copyAgent(agent, lite);
+  console.log(`copied ${SIZE} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (process.env.NO_ANALYZE !== "1") await client.exec("ANALYZE");
+  // Every statement the retrieve sends, with its time.
+  const seen: { text: string; params: unknown[]; ms: number }[] = [];
+  const query = client.query.bind(client);
+  (client as { query: unknown }).query = async (text: string, params?: unknown[], opts?: unknown) => {
+    const s = performance.now();
+    const r = await query(text, params, opts as never);
+    seen.push({ text, params: params ?? [], ms: performance.now() - s });
+    return r;
+  };
+  const transaction = client.transaction.bind(client);
+  (client as { transaction: unknown }).transaction = (
+    fn: (tx: { query: typeof query }) => Promise<unknown>,
+  ) =>
+    transaction((tx) => {
+      const q = tx.query.bind(tx);
+      (tx as { query: unknown }).query = async (text: string, params?: unknown[], opts?: unknown) => {
+        const s = performance.now();
+        const r = await q(text, params, opts as never);
+        seen.push({ text, params: params ?? [], ms: performance.now() - s });
+        return r;
+      };
+      return fn(tx as never);
+    });
+  const asked = queries.filter((q) => q.conversation_id === "conv-43").slice(0, Q);
+  const vectors = await pg.providers.embedder.embed(asked.map((q) => q.question));
+  for (const [i, q] of asked.entries()) {
+    for (const [name, sys] of [
+      ["pglite", lite],
+      ["postgres", pg],
+    ] as const) {
+      seen.length = 0;
+      t0 = performance.now();
+      const r = await retrieve(sys.app.memory, agent, {
+        query: q.question,
+        queryEmbedding: vectors[i],
+        now: q.now,
+        k: 10,
+        touch: false,
+      });
+      const total = performance.now() - t0;
+      console.log(
+        `${name} q${i} ${total.toFixed(0)} ms plan ${r.ranking.plan} (${r.ranking.planReason}) window ${JSON.stringify(r.ranking.timeWindow)} lift ${r.ranking.lift}`,
+      );
+      if (name === "pglite")
+        for (const s of seen)
+          console.log(`  ${s.ms.toFixed(1)} ms  ${s.text.replace(/\s+/g, " ").slice(0, 140)}`);
+    }
+  }
+  if (process.env.EXPLAIN !== "0") {
+    const q = asked[0];
+    seen.length = 0;
+    await retrieve(lite.app.memory, agent, {
+      query: q?.question,
+      queryEmbedding: vectors[0],
+      now: q?.now,
+      k: 10,
+      touch: false,
+    });
+    const slow = [...seen].sort((a, b) => b.ms - a.ms)[0];
+    if (slow) {
+      console.log(
+        `\nslowest on PGlite (${slow.ms.toFixed(0)} ms):\n${slow.text}\nparams ${JSON.stringify(slow.params).slice(0, 300)}`,
+      );
+      await client.query("SET max_parallel_workers_per_gather = 0");
+      await client.query("SET jit = off");
+      const plan = await query(`EXPLAIN (ANALYZE, BUFFERS) ${slow.text}`, slow.params);
+      console.log("\nPGlite:");
+      for (const r of plan.rows as { "QUERY PLAN": string }[]) console.log(r["QUERY PLAN"]);
+      const pgPlan = await sql.begin(async (tx) => {
+        await tx.unsafe(
+          "SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off; SET LOCAL work_mem = '32MB'; SET LOCAL enable_mergejoin = off",
+        );
+        return tx.unsafe(`EXPLAIN (ANALYZE, BUFFERS) ${slow.text}`, slow.params as never[]);
+      });
+      console.log("\nPostgreSQL:");
+      for (const r of pgPlan as unknown as { "QUERY PLAN": string }[]) console.log(r["QUERY PLAN"]);
+    }
+  }
+} finally {
+  await sql.end();
+  await lite.close();
+  await pg.close();
+}
+
+/** Copies an agent's memories and vectors from PostgreSQL into another system's database, in batches. */
+async function copyAgent(agent: string, to: System) {
+  const call = appCall(to);
+  const rows = await sql<
+    { id: string; description: string; created_at: Date; importance: number | null; embedding: string }[]
+  >`SELECT m.id, m.description, m.created_at, m.importance, e.embedding::text AS embedding
+    FROM memories m JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id
+    WHERE m.agent_id = ${agent} ORDER BY m.created_at`;
+  for (let i = 0; i < rows.length; i += 500) {
+    await call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, {
+      memories: rows.slice(i, i + 500).map((r) => ({
+        description: r.description,
+        createdAt: r.created_at.toISOString(),
+        ...(r.importance === null ? {} : { importance: r.importance }),
+        embedding: JSON.parse(r.embedding) as number[],
+        embeddingModel: pg.providers.embedder.modelId,
+      })),
+    });
+  }
+}
