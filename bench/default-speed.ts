@@ -298,7 +298,8 @@ async function pglite() {
         k: 10,
         touch: false,
       });
-      return r.memories.map((m) => m.id).join(",");
+      // The copy has ids of its own: compared by text and createdAt.
+      return r.memories.map((m) => `${m.createdAt} ${m.description}`).join("\n");
     });
     const ratio = quantile(p.new, 0.5) / quantile(p.base, 0.5);
     const row = {
