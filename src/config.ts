@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { type AgentScope, parseAgentScope } from "./lib/agent-scope";
-import { TOKEN_ENCODINGS, type TokenEncoding } from "./memory/context/tokens";
+import { TOKEN_ENCODINGS } from "./memory/context/tokens";
 import { RETRIEVAL_LOG_DEFAULTS, type RetrievalLogBounds } from "./memory/learning/log";
 import { LEARNING_DEFAULTS, type LearningConfig } from "./memory/learning/state";
 import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
@@ -10,6 +10,7 @@ import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thres
 import { defaultTextThreads } from "./memory/text/text-work";
 import type { ImportanceExamples } from "./providers/importance/examples";
 import { defaultEmbedThreads } from "./providers/offline-embedder";
+import { DEFAULT_OPENAI_EMBED_BATCH } from "./providers/openai-embedder";
 
 /**
  * All configuration, parsed once at start-up from the environment. Nothing else reads
@@ -27,7 +28,7 @@ const list = z.string().transform((s) =>
     .filter(Boolean),
 );
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().default("127.0.0.1"),
   DATABASE_URL: z.string().url().optional(),
@@ -57,7 +58,8 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().optional(),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
-  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
+  /** Texts per request of the OpenAI-compatible embedder. */
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(DEFAULT_OPENAI_EMBED_BATCH),
   /** Whether the API process also runs the enrichment workers (`off` when `npm run worker` runs them). */
   MEMSTREAM_WORKERS: z.enum(["in-process", "off"]).default("in-process"),
   /**
@@ -156,78 +158,6 @@ export type ApiKey = {
   scope: AgentScope | null;
 };
 
-export type Config = {
-  port: number;
-  host: string;
-  /** Null means zero-config mode: embedded PGlite in `dataDir`. */
-  databaseUrl: string | null;
-  /** `citus`: the tables are distributed by agent_id on a Citus cluster (docs/adr/0011-scale-out.md). */
-  distributed: "citus" | null;
-  dataDir: string;
-  /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
-  apiKeys: ApiKey[];
-  /**
-   * Tokens for the operator endpoints (/metrics, /admin/queues). Empty: they are open only when
-   * there are no API keys either (a loopback-only dev setup), else closed.
-   */
-  adminKeys: string[];
-  /** Where `npm run worker` serves its own /metrics (0 = nowhere). */
-  workerMetricsPort: number;
-  maxBodyBytes: number;
-  logLevel: "debug" | "info" | "warn" | "error";
-  redisUrl: string | null;
-  /** REDIS_URL names a seed node of a Redis Cluster (ioredis Cluster; hash-tagged queue prefix). */
-  redisCluster: boolean;
-  openai: { baseURL: string; apiKey?: string; timeoutMs: number; maxRetries: number } | null;
-  embedding: {
-    provider: "offline" | "openai";
-    model?: string;
-    dimensions?: number;
-    batchSize?: number;
-    /** The offline model's worker threads (MEMSTREAM_EMBED_THREADS). */
-    threads: number;
-  };
-  llm: { model: string } | null;
-  importanceExamples: ImportanceExamples | null;
-  /**
-   * GitHub webhook ingestion (no secrets: `POST /webhooks/github` answers 501 and accepts nothing)
-   * and the repository import's REST API access.
-   */
-  github: { webhookSecrets: string[]; routes: RouteRule[]; token: string | null; apiUrl: string };
-  /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
-  reflectionThreshold: number;
-  tokenizerEncoding: TokenEncoding;
-  /** Threads (0 = inline) and time budget of the CPU-heavy text steps (src/memory/text/text-work.ts). */
-  work: { threads: number; timeoutMs: number };
-  jobs: JobsConfig;
-  /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
-  shutdownMs: number;
-  retrieval: {
-    fresh: { max: number; timeoutMs: number };
-    fast: FastThresholds;
-    log: RetrievalLogBounds;
-  };
-  learning: LearningConfig;
-  mcp: { defaultAgentId: string | null };
-};
-
-/** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
-export type JobsConfig = {
-  /** Run workers inside the API process (BullMQ when Redis is configured, else an in-process queue). */
-  workers: "in-process" | "off";
-  queuePrefix: string;
-  concurrency: number;
-  attempts: number;
-  backoffMs: number;
-  claimMs: number;
-  lockMs: number;
-  sweepIntervalMs: number;
-  sweepAfterMs: number;
-  sweepLimit: number;
-  /** An agent's retention policy is applied again once its last run is this old. */
-  retentionIntervalMs: number;
-};
-
 /**
  * Parses `MEMSTREAM_API_KEYS`: `token` grants every agent; `token=<scope>` only the agents of the
  * scope: `exact:<id>`, `prefix:<p>`, or a bare `<p>` (a prefix, as before the forms existed).
@@ -242,17 +172,19 @@ export function parseApiKeys(entries: string[]): ApiKey[] {
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
-/** Parses and checks the environment once; throws with every problem listed. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${problems}`);
-  }
-  const e = parsed.data;
+/**
+ * The configuration: the environment's variables (EnvSchema) shaped into what the code reads. This
+ * schema is its one definition; the `Config` type is inferred from it, and
+ * test/config/readme-table.test.ts holds the README's table to the variables and defaults above.
+ */
+const ConfigSchema = EnvSchema.transform((e, ctx) => {
+  const problem = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
   const apiKeys = parseApiKeys(e.MEMSTREAM_API_KEYS ?? []);
   if (apiKeys.length === 0 && !LOOPBACK.has(e.HOST) && !e.MEMSTREAM_ALLOW_NO_AUTH) {
-    throw new Error(
+    return problem(
       `Refusing to listen on ${e.HOST} without MEMSTREAM_API_KEYS. Set keys, bind HOST=127.0.0.1, or set MEMSTREAM_ALLOW_NO_AUTH=true.`,
     );
   }
@@ -267,86 +199,129 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null;
   const embeddingProvider = e.EMBEDDING_PROVIDER ?? (openai && e.EMBEDDING_MODEL ? "openai" : "offline");
   if (embeddingProvider === "openai" && !openai) {
-    throw new Error("EMBEDDING_PROVIDER=openai needs OPENAI_BASE_URL (and OPENAI_API_KEY for hosted APIs).");
+    return problem("EMBEDDING_PROVIDER=openai needs OPENAI_BASE_URL (and OPENAI_API_KEY for hosted APIs).");
   }
-  if (embeddingProvider === "openai" && !e.EMBEDDING_MODEL) {
-    throw new Error("EMBEDDING_PROVIDER=openai needs EMBEDDING_MODEL.");
-  }
+  if (embeddingProvider === "openai" && !e.EMBEDDING_MODEL)
+    return problem("EMBEDDING_PROVIDER=openai needs EMBEDDING_MODEL.");
   const queuePrefix = e.MEMSTREAM_QUEUE_PREFIX ?? (e.REDIS_CLUSTER ? "{memstream}" : "memstream");
   // BullMQ's scripts touch several keys of a queue at once; a cluster runs them only when all the
   // keys hash to one slot, which a `{tag}` in the prefix guarantees.
   if (e.REDIS_CLUSTER && !/\{[^{}]+\}/.test(queuePrefix)) {
-    throw new Error(
+    return problem(
       `REDIS_CLUSTER=true needs a hash tag in MEMSTREAM_QUEUE_PREFIX (e.g. {memstream}); got ${queuePrefix}`,
     );
   }
   if (e.REDIS_CLUSTER && !e.REDIS_URL)
-    throw new Error("REDIS_CLUSTER=true needs REDIS_URL (a node of the cluster).");
+    return problem("REDIS_CLUSTER=true needs REDIS_URL (a node of the cluster).");
   if (e.MEMSTREAM_DISTRIBUTED === "citus" && !e.DATABASE_URL) {
-    throw new Error("MEMSTREAM_DISTRIBUTED=citus needs DATABASE_URL (the Citus coordinator).");
+    return problem("MEMSTREAM_DISTRIBUTED=citus needs DATABASE_URL (the Citus coordinator).");
   }
-  if (e.LLM_MODEL && !openai) throw new Error("LLM_MODEL needs OPENAI_BASE_URL (or OPENAI_API_KEY).");
+  if (e.LLM_MODEL && !openai) return problem("LLM_MODEL needs OPENAI_BASE_URL (or OPENAI_API_KEY).");
+  const jobs = {
+    /** Run workers inside the API process (BullMQ when Redis is configured, else an in-process queue). */
+    workers: e.MEMSTREAM_WORKERS,
+    queuePrefix,
+    concurrency: e.MEMSTREAM_WORKER_CONCURRENCY,
+    attempts: e.MEMSTREAM_JOB_ATTEMPTS,
+    backoffMs: e.MEMSTREAM_JOB_BACKOFF_MS,
+    claimMs: e.MEMSTREAM_CLAIM_MS,
+    lockMs: e.MEMSTREAM_JOB_LOCK_MS,
+    sweepIntervalMs: e.MEMSTREAM_SWEEP_INTERVAL_MS,
+    sweepAfterMs: e.MEMSTREAM_SWEEP_AFTER_MS,
+    sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
+    /** An agent's retention policy is applied again once its last run is this old. */
+    retentionIntervalMs: e.MEMSTREAM_RETENTION_INTERVAL_MS,
+  };
+  const retrieval: {
+    fresh: { max: number; timeoutMs: number };
+    fast: FastThresholds;
+    log: RetrievalLogBounds;
+  } = {
+    fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
+    fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
+    log: { max: e.MEMSTREAM_RETRIEVAL_LOG_MAX, maxAgeMs: e.MEMSTREAM_RETRIEVAL_LOG_DAYS * 86_400_000 },
+  };
+  const learning: LearningConfig = {
+    ...LEARNING_DEFAULTS,
+    enabled: e.MEMSTREAM_LEARN_WEIGHTS,
+    minEvents: e.MEMSTREAM_LEARN_MIN_EVENTS,
+  };
+  const github: { webhookSecrets: string[]; routes: RouteRule[]; token: string | null; apiUrl: string } = {
+    webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [],
+    routes: readRoutes(e.GITHUB_ROUTES),
+    token: e.GITHUB_TOKEN ?? null,
+    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
+  };
   return {
     port: e.PORT,
     host: e.HOST,
+    /** Null means zero-config mode: embedded PGlite in `dataDir`. */
     databaseUrl: e.DATABASE_URL ?? null,
-    distributed: e.MEMSTREAM_DISTRIBUTED === "citus" ? "citus" : null,
+    /** `citus`: the tables are distributed by agent_id on a Citus cluster (docs/adr/0011-scale-out.md). */
+    distributed: e.MEMSTREAM_DISTRIBUTED === "citus" ? ("citus" as const) : null,
     dataDir: e.MEMSTREAM_DATA_DIR,
+    /** Empty means no authentication (only allowed on loopback or with MEMSTREAM_ALLOW_NO_AUTH). */
     apiKeys,
+    /**
+     * Tokens for the operator endpoints (/metrics, /admin/queues). Empty: they are open only when
+     * there are no API keys either (a loopback-only dev setup), else closed.
+     */
     adminKeys: e.MEMSTREAM_ADMIN_KEYS ?? [],
+    /** Where `npm run worker` serves its own /metrics (0 = nowhere). */
     workerMetricsPort: e.MEMSTREAM_WORKER_METRICS_PORT,
     maxBodyBytes: e.MEMSTREAM_MAX_BODY_BYTES,
     logLevel: e.MEMSTREAM_LOG_LEVEL,
     redisUrl: e.REDIS_URL ?? null,
+    /** REDIS_URL names a seed node of a Redis Cluster (ioredis Cluster; hash-tagged queue prefix). */
     redisCluster: e.REDIS_CLUSTER,
     openai,
     embedding: {
       provider: embeddingProvider,
       model: e.EMBEDDING_MODEL,
       dimensions: e.EMBEDDING_DIMENSIONS,
+      /** Texts per request of the OpenAI-compatible embedder (the offline model batches by its own size). */
       batchSize: e.EMBEDDING_BATCH_SIZE,
+      /** The offline model's worker threads (MEMSTREAM_EMBED_THREADS). */
       threads: e.MEMSTREAM_EMBED_THREADS ?? defaultEmbedThreads(),
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
-    github: {
-      webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [],
-      routes: readRoutes(e.GITHUB_ROUTES),
-      token: e.GITHUB_TOKEN ?? null,
-      apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
-    },
+    /**
+     * GitHub webhook ingestion (no secrets: `POST /webhooks/github` answers 501 and accepts nothing)
+     * and the repository import's REST API access.
+     */
+    github,
+    /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
     reflectionThreshold: e.REFLECTION_THRESHOLD,
     tokenizerEncoding: e.TOKENIZER_ENCODING,
+    /** Threads (0 = inline) and time budget of the CPU-heavy text steps (src/memory/text/text-work.ts). */
     work: {
       threads: e.MEMSTREAM_WORK_THREADS ?? defaultTextThreads(),
       timeoutMs: e.MEMSTREAM_WORK_TIMEOUT_MS,
     },
-    jobs: {
-      workers: e.MEMSTREAM_WORKERS,
-      queuePrefix,
-      concurrency: e.MEMSTREAM_WORKER_CONCURRENCY,
-      attempts: e.MEMSTREAM_JOB_ATTEMPTS,
-      backoffMs: e.MEMSTREAM_JOB_BACKOFF_MS,
-      claimMs: e.MEMSTREAM_CLAIM_MS,
-      lockMs: e.MEMSTREAM_JOB_LOCK_MS,
-      sweepIntervalMs: e.MEMSTREAM_SWEEP_INTERVAL_MS,
-      sweepAfterMs: e.MEMSTREAM_SWEEP_AFTER_MS,
-      sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
-      retentionIntervalMs: e.MEMSTREAM_RETENTION_INTERVAL_MS,
-    },
+    jobs,
+    /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
     shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,
-    retrieval: {
-      fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
-      fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
-      log: { max: e.MEMSTREAM_RETRIEVAL_LOG_MAX, maxAgeMs: e.MEMSTREAM_RETRIEVAL_LOG_DAYS * 86_400_000 },
-    },
-    learning: {
-      ...LEARNING_DEFAULTS,
-      enabled: e.MEMSTREAM_LEARN_WEIGHTS,
-      minEvents: e.MEMSTREAM_LEARN_MIN_EVENTS,
-    },
+    retrieval,
+    learning,
     mcp: { defaultAgentId: e.MEMSTREAM_MCP_AGENT ?? null },
   };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+/** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
+export type JobsConfig = Config["jobs"];
+
+/** Parses and checks the environment once; throws with every problem listed. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
+      .join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
 }
 
 const ExamplesSchema = z.object({
