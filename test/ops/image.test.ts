@@ -6,7 +6,8 @@ import { validate } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { waitFor } from "../jobs/support";
-import { TEST_DATABASE_URL, TEST_REDIS_URL, uniq } from "../support/env";
+import { TEST_REDIS_URL, uniq } from "../support/env";
+import { ownDatabase } from "../support/own-database";
 
 /**
  * The container, as far as a machine without a Docker engine can check it: the Dockerfile is
@@ -129,6 +130,7 @@ describe("the image's commands, outside Docker", () => {
   const children: ChildProcess[] = [];
   const exits = new Map<ChildProcess, Promise<number | null>>();
   let port = 0;
+  let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
   let workerMetricsPort = 0;
   let env: NodeJS.ProcessEnv = {};
 
@@ -153,13 +155,17 @@ describe("the image's commands, outside Docker", () => {
     execFileSync("npm", ["run", "build"], { stdio: "ignore" });
     port = await freePort();
     workerMetricsPort = await freePort();
+    // A database of its own: the worker's sweep is deployment-wide, and in the shared test database
+    // it would first re-enqueue every other file's pending memories (1,918 in one loaded run).
+    const own = await ownDatabase("image");
+    database = own;
     // The image's ENV, with this machine's services in place of compose's.
     env = {
       PATH: process.env.PATH,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
-      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_URL: own.url,
       REDIS_URL: TEST_REDIS_URL,
       MEMSTREAM_QUEUE_PREFIX: uniq("img"),
       MEMSTREAM_API_KEYS: "image-test-key",
@@ -170,6 +176,7 @@ describe("the image's commands, outside Docker", () => {
 
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    await database?.drop();
   });
 
   it("the API (CMD) and the worker (compose command) store and enrich a memory, and stop cleanly", async () => {
