@@ -4,8 +4,9 @@
 // - dist/cli/mcp.js when it is at least as new as src/ (`npm run build`, the production image);
 // - else a bundle of src/cli/mcp.ts built here with esbuild (~0.2 s) into .memstream/mcp/<stamp>/
 //   and reused until a file under src/ changes (the stamp is the newest mtime under src/).
-// Worker threads (src/lib/worker-pool) load their modules from dist/: no MCP tool uses them today;
-// one that does needs `npm run build` (or this bundle to include its *.worker.ts entries).
+// Worker threads (src/lib/worker-pool: token counts of large texts for `recall`, the offline
+// embedder) start from their own files: every src/**/*.worker.ts is an entry point of the bundle
+// too, and the bundle tells src/lib/worker-pool/entry.ts where it lives.
 // Works from any working directory (hosts start it anywhere): relative paths such as the default
 // embedded database folder are taken from the project root.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
@@ -37,7 +38,14 @@ async function bundle(stamp) {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   await build({
-    entryPoints: [join(root, "src", "cli", "mcp.ts")],
+    entryPoints: [
+      join(root, "src", "cli", "mcp.ts"),
+      ...readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".worker.ts"))
+        .map((f) => join(root, "src", f)),
+    ],
+    // Where the bundle will be once renamed into place (worker threads are found from it).
+    define: { __MEMSTREAM_BUNDLE_DIR__: JSON.stringify(target) },
     outdir: scratch,
     outbase: join(root, "src"),
     bundle: true,

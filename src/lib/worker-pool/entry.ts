@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { projectPath } from "../paths";
 
@@ -5,9 +6,15 @@ import { projectPath } from "../paths";
 // vitest) and JavaScript when it runs the bundle (`npm run build`: dist/, what the image runs).
 const FROM_SOURCE = import.meta.url.endsWith(".ts");
 
+// The folder a bundle was built into, set by the bundler where it is not dist/: the stdio MCP
+// server's own bundle (bin/memstream-mcp.js) defines it; `npm run build` leaves it undefined.
+declare const __MEMSTREAM_BUNDLE_DIR__: string | undefined;
+const BUNDLE_DIR =
+  typeof __MEMSTREAM_BUNDLE_DIR__ === "string" ? __MEMSTREAM_BUNDLE_DIR__ : projectPath("dist");
+
 /**
  * How a thread runs a worker module (`src/…/x.worker.ts`, or `test/…` in tests). Bundled: the
- * built `dist/…/x.worker.js` (scripts/build.mjs makes every `*.worker.ts` an entry point). From
+ * built `dist/…/x.worker.js` or the MCP bundle's (both builds make every `*.worker.ts` an entry point). From
  * the sources: from-source.mjs, which registers tsx in the thread and imports the `.ts` file.
  */
 export function workerEntry(source: string): { file: URL; module: string } {
@@ -19,6 +26,6 @@ export function workerEntry(source: string): { file: URL; module: string } {
     };
   }
   if (!source.startsWith("src/")) throw new Error(`only src/ is bundled: ${source}`);
-  const built = pathToFileURL(projectPath(source.replace(/^src\//, "dist/").replace(/\.ts$/, ".js")));
+  const built = pathToFileURL(join(BUNDLE_DIR, source.replace(/^src\//, "").replace(/\.ts$/, ".js")));
   return { file: built, module: built.href };
 }
