@@ -276,14 +276,26 @@ async function concurrency(env: Record<string, string>) {
       k: 10,
       touch: false,
     });
+  // Where a serial bottleneck would show: the API thread's event loop busy all the time (ELU near
+  // 1), or the process's CPU (API thread + embedder threads) near one core while the other idles.
+  const busy: Record<number, { elu: number[]; cpu: number[] }> = {
+    1: { elu: [], cpu: [] },
+    16: { elu: [], cpu: [] },
+  };
   const run = async (clients: number, each: number) => {
     const t0 = performance.now();
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
     await Promise.all(
       Array.from({ length: clients }, async (_, c) => {
         for (let i = 0; i < each; i++) await one(agents[c] as string);
       }),
     );
-    return (clients * each) / ((performance.now() - t0) / 1000);
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    busy[clients]?.elu.push(performance.eventLoopUtilization(elu0).utilization);
+    busy[clients]?.cpu.push((cpu.user + cpu.system) / 1000 / wall);
+    return (clients * each) / (wall / 1000);
   };
   await run(2, 4);
   const single: number[] = [];
@@ -303,6 +315,8 @@ async function concurrency(env: Record<string, string>) {
     "1 client retrieves/s": quantile(single, 0.5).toFixed(1),
     "16 clients retrieves/s": quantile(many, 0.5).toFixed(1),
     "16 / 1 (target ≥ 1.8)": `${ratio.toFixed(2)} (${ratio >= 1.8 ? "met" : "missed"})`,
+    "API loop busy 1 / 16": `${quantile(busy[1]?.elu ?? [], 0.5).toFixed(2)} / ${quantile(busy[16]?.elu ?? [], 0.5).toFixed(2)}`,
+    "node cores 1 / 16": `${quantile(busy[1]?.cpu ?? [], 0.5).toFixed(2)} / ${quantile(busy[16]?.cpu ?? [], 0.5).toFixed(2)}`,
   };
   console.log(
     "\ndefault retrieves with query text (embedded by the service) on 1k-memory streams, median of 3 rounds",
