@@ -18,6 +18,9 @@
  *   1k-memory stream with query text (embedded by the service, distinct questions so the cache
  *   never answers): throughput ratio, target ≥ 1.8×.
  * - `pglite`: the default at 10k on embedded PGlite against PostgreSQL, interleaved, target ≤ 3×.
+ * - `base` (not in the default parts): the default at BENCH_DEFAULT_SIZES against another
+ *   checkout's retrieve (`BENCH_DEFAULT_BASE`, e.g. `git worktree add ../base <commit>` with
+ *   node_modules linked), paired per question, rankings compared by ids and scores.
  * - `backlog`: zero-config (PGlite, in-process workers, offline embedder): `BENCH_BACKLOG` (default
  *   2,000) memories without vectors are posted, then batch POSTs of 250 are timed while the workers
  *   embed them: p99, target ≤ 50 ms.
@@ -34,7 +37,7 @@ import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import type { RankParams } from "../src/memory/retrieve/statements/params";
 import { appCall, type Call, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
-import { pairedRuns, pairedSummary } from "./lib/paired";
+import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { printTable, quantile, writeResults } from "./lib/stats";
 import { printTargets, type Target } from "./lib/targets";
 
@@ -65,6 +68,7 @@ try {
   if (PARTS.includes("scale")) results.scale = await scale();
   if (PARTS.includes("statement")) results.statement = await statement();
   if (PARTS.includes("previous")) results.previous = await previous();
+  if (PARTS.includes("base")) results.base = await againstBase();
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
   if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
@@ -243,6 +247,35 @@ async function previous() {
   }
   console.log(`
 the default against the previous default, ${asked.length} questions, paired`);
+  printTable(rows);
+  return rows;
+}
+
+/** The default at each size against another checkout's retrieve, paired per question. */
+async function againstBase() {
+  const checkout = process.env.BENCH_DEFAULT_BASE;
+  if (!checkout) throw new Error("BENCH_DEFAULT_PARTS=base needs BENCH_DEFAULT_BASE (a checkout)");
+  const baseRetrieve = await retrieveOf(checkout);
+  const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
+  const rows = [];
+  for (const size of SIZES) {
+    const agent = await scaledAgent(size);
+    const p = await pairedRuns(asked.length, async (side, i) => {
+      const q = asked[i] as Query;
+      const r = await (side === "base" ? baseRetrieve : retrieve)(system.app.memory, agent, {
+        query: q.question,
+        queryEmbedding: vectors[i],
+        now: q.now,
+        k: 10,
+        touch: false,
+      });
+      return r.memories.map((m) => `${m.id}:${m.score}`).join(",");
+    });
+    rows.push({ memories: size.toLocaleString("en-US"), ...pairedSummary(p) });
+  }
+  console.log(
+    `\nthe default, this checkout (new) against ${checkout} (base), ${asked.length} questions x 2 rounds, paired`,
+  );
   printTable(rows);
   return rows;
 }
