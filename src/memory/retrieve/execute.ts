@@ -51,8 +51,12 @@ export async function runPlan<R extends ScoredRow>(
     if (found) return { rows: found.rows, ran: plan, reason: plan.reason };
     exact = plan.fallback;
   } else exact = plan;
-  await useExactScan(tx, exact.workers);
-  const rows = await queryRows<R>(tx, exactStatement(exact, p, tuning));
+  // Sent together: the connection pipelines them, one round trip instead of two; the settings
+  // still run first, and the statement is planned after them.
+  const [, rows] = await Promise.all([
+    useExactScan(tx, exact.workers),
+    queryRows<R>(tx, exactStatement(exact, p, tuning)),
+  ]);
   const unpruned =
     (exact.statement === "threshold" || exact.statement === "fused") && rows[0]?.pruned === false;
   return {
