@@ -445,6 +445,10 @@ export interface components {
             citations: string[];
             /** @description Cited ids whose memory has been deleted since; absent when none */
             missingCitations?: string[];
+            /** @description The memory that replaced this one (a newer version of the same fact: the caller's `supersedes`, or the supersession job with an LLM configured); null while current, and again if the replacing memory is deleted */
+            supersededBy: string | null;
+            /** @description When this memory stopped holding (the replacing memory's createdAt); null while current */
+            validUntil: string | null;
             status: {
                 /** @enum {string} */
                 importance: "pending" | "ready" | "failed";
@@ -504,6 +508,13 @@ export interface components {
                 [key: string]: unknown;
             };
             citations?: string[];
+            /**
+             * @description Ids of earlier memories of the same agent that this one replaces (a newer version of the same fact, at most 100). Each gets `supersededBy` = the new id and `validUntil` = the new memory's createdAt; nothing is deleted. Present-state questions rank a superseded memory below its replacement; past-state questions still find it.
+             * @example [
+             *       "mem_01JB7Z3Q4K8N2M5P6R7S8T9V0W"
+             *     ]
+             */
+            supersedes?: string[];
         };
         MemoryPatch: {
             description?: string;
@@ -1208,6 +1219,8 @@ export interface operations {
                      *             "location": "Hobbs Cafe"
                      *           },
                      *           "citations": [],
+                     *           "supersededBy": null,
+                     *           "validUntil": null,
                      *           "status": {
                      *             "importance": "ready",
                      *             "embedding": "ready"
@@ -1320,6 +1333,8 @@ export interface operations {
                      *         "location": "Hobbs Cafe"
                      *       },
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1429,6 +1444,8 @@ export interface operations {
                      *         "location": "Hobbs Cafe"
                      *       },
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1606,6 +1623,8 @@ export interface operations {
                      *         "pinned": true
                      *       },
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1908,6 +1927,8 @@ export interface operations {
                      *             "location": "Hobbs Cafe"
                      *           },
                      *           "citations": [],
+                     *           "supersededBy": null,
+                     *           "validUntil": null,
                      *           "status": {
                      *             "importance": "ready",
                      *             "embedding": "ready"
@@ -2588,6 +2609,8 @@ export interface operations {
                      *           "citations": [
                      *             "mem_3n8x0q4w7f2k9d1c5b6a"
                      *           ],
+                     *           "supersededBy": null,
+                     *           "validUntil": null,
                      *           "status": {
                      *             "importance": "pending",
                      *             "embedding": "pending"
@@ -3162,6 +3185,8 @@ export interface operations {
                      *       "embeddingModel": null,
                      *       "metadata": {},
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "pending"

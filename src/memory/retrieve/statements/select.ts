@@ -76,4 +76,5 @@ export const memoryColumns = sql`m.id, m.agent_id AS "agentId", m.kind, m.descri
       ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
       m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
       m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
-      m.embedding_model AS "embeddingModel", m.metadata, m.citations`;
+      m.embedding_model AS "embeddingModel", m.metadata, m.citations,
+      m.superseded_by AS "supersededBy", ${isoUtc(sql`m.valid_until`)} AS "validUntil"`;
