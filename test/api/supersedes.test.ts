@@ -69,7 +69,10 @@ describe("supersedes on write", () => {
     const theirs = (await (await post(other, { description: "not yours" })).json()) as Mem;
     for (const [body, field] of [
       [{ description: "x", supersedes: [theirs.id] }, "body.supersedes"],
-      [{ memories: [{ description: "y" }, { description: "z", supersedes: ["mem_nope"] }] }, "memories[1].supersedes"],
+      [
+        { memories: [{ description: "y" }, { description: "z", supersedes: ["mem_nope"] }] },
+        "memories[1].supersedes",
+      ],
     ] as const) {
       const res = await post(agent, body);
       expect(res.status).toBe(400);
@@ -80,21 +83,30 @@ describe("supersedes on write", () => {
     expect((await get(other, theirs.id)).supersededBy).toBeNull();
     const list = (await (await t.call("GET", path(agent))).json()) as { memories: Mem[] };
     expect(list.memories).toEqual([]);
-    const tooMany = await post(agent, { description: "x", supersedes: Array.from({ length: 101 }, (_, i) => `mem_${i}`) });
+    const tooMany = await post(agent, {
+      description: "x",
+      supersedes: Array.from({ length: 101 }, (_, i) => `mem_${i}`),
+    });
     expect(tooMany.status).toBe(400);
   });
 
   it("deleting the replacing memory makes the older one current again; deleting the older leaves the newer as it is", async () => {
     const agent = uniq("sup-del");
     const v1 = (await (await post(agent, { description: "Bob works at Acme" })).json()) as Mem;
-    const v2 = (await (await post(agent, { description: "Bob joined Initech", supersedes: [v1.id] })).json()) as Mem;
-    const v3 = (await (await post(agent, { description: "Bob joined Globex", supersedes: [v2.id] })).json()) as Mem;
+    const v2 = (await (
+      await post(agent, { description: "Bob joined Initech", supersedes: [v1.id] })
+    ).json()) as Mem;
+    const v3 = (await (
+      await post(agent, { description: "Bob joined Globex", supersedes: [v2.id] })
+    ).json()) as Mem;
     expect((await t.call("DELETE", `${path(agent)}/${v2.id}`)).status).toBe(204);
     const after = await get(agent, v1.id);
     expect(after.supersededBy).toBeNull();
     expect(after.validUntil).toBeNull();
     expect((await get(agent, v3.id)).supersededBy).toBeNull();
-    const v4 = (await (await post(agent, { description: "Bob left Globex", supersedes: [v3.id] })).json()) as Mem;
+    const v4 = (await (
+      await post(agent, { description: "Bob left Globex", supersedes: [v3.id] })
+    ).json()) as Mem;
     expect((await t.call("DELETE", `${path(agent)}/${v3.id}`)).status).toBe(204);
     expect((await get(agent, v4.id)).supersededBy).toBeNull();
   });

@@ -591,6 +591,8 @@ export interface components {
              * @enum {string|null}
              */
             lift: "newer" | "older" | null;
+            /** @description How many of the memories returned were superseded (`supersededBy`) and rank right below their replacement, which took their score: a present-state question (lift newer) only; past-state questions rank superseded memories by the formula alone */
+            superseded: number;
             /**
              * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)
              * @enum {string}
@@ -1971,6 +1973,7 @@ export interface operations {
                      *         "timeWindow": null,
                      *         "focus": "present",
                      *         "lift": "newer",
+                     *         "superseded": 0,
                      *         "plan": "full",
                      *         "planReason": "relevance contextual: every memory scored"
                      *       }

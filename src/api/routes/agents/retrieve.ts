@@ -218,6 +218,7 @@ const route = createRoute({
           timeWindow: null,
           focus: "present",
           lift: "newer",
+          superseded: 0,
           plan: "full",
           planReason: "relevance contextual: every memory scored",
         },

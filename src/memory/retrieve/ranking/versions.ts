@@ -15,6 +15,13 @@ import type { QueryVector } from "./relevance/kinds";
  * gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
  * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
  * vector of the query's model (stored, or embedded at retrieve time) takes no part.
+ *
+ * Supersession as data (`newer` only; docs/adr/0028): a memory of the best VERSION_TOP that was
+ * superseded (`superseded_by`) hands its (lifted) score to its replacement — the last candidate
+ * along its chain of replacements, at most REPLACEMENT_HOPS away — which joins the ranking if it
+ * was not among the best, and the superseded memory ranks right below it (at equal scores a
+ * memory with a replacement among the candidates comes after every one without). Past-state and
+ * other questions rank superseded memories by the formula alone.
  */
 export type VersionLift = "newer" | "older";
 
@@ -30,6 +37,9 @@ export const VERSION_TOP = 10;
  */
 export const VERSION_SIMILARITY = 0.55;
 
+/** How far along a chain of replacements (v1 → v2 → v3 …) a superseded memory's replacement is sought. */
+export const REPLACEMENT_HOPS = 4;
+
 /**
  * The lifted score of each of the best VERSION_TOP rows of `ranked` (id, score column `base`),
  * as a CTE `lifted (id, score)`; `ranked` must be ordered best first and limited by the caller.
@@ -44,7 +54,7 @@ export function liftedCte(
   const later = p.lift === "newer" ? sql`y.created_at < x.created_at` : sql`y.created_at > x.created_at`;
   return sql`
     best AS MATERIALIZED (
-      SELECT r.id, r.base, m.created_at, ${fresh ? sql`coalesce(e.embedding, fresh.embedding)` : sql`e.embedding`} AS embedding
+      SELECT r.id, r.base, m.created_at, m.superseded_by, ${fresh ? sql`coalesce(e.embedding, fresh.embedding)` : sql`e.embedding`} AS embedding
       FROM (SELECT id, base FROM ${sql.raw(ranked)} ORDER BY base DESC, id COLLATE "C" LIMIT ${VERSION_TOP}) r
       JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = r.id
       LEFT JOIN memory_embeddings e ON e.agent_id = ${p.agentId} AND e.memory_id = r.id
@@ -59,4 +69,37 @@ export function liftedCte(
       )) AS score
       FROM best x
     ),`;
+}
+
+/**
+ * For a `newer` lift, after liftedCte: `repl (old, id)`, each superseded memory of `best` and its
+ * replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements that is a
+ * row of `scaled`, i.e. a candidate), and `replaced (id, score)`, each replacement with the best
+ * lifted score of the memories it replaces. Empty for `older`.
+ */
+export function replacedCte(p: { agentId: string; lift: VersionLift }): SQL {
+  if (p.lift !== "newer") {
+    return sql`repl AS (SELECT NULL::text AS old, NULL::text AS id WHERE false),
+    replaced AS (SELECT NULL::text AS id, NULL::float8 AS score WHERE false),`;
+  }
+  const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
+  const joins = hops.map(
+    (i) => sql`
+      LEFT JOIN memories m${sql.raw(String(i))} ON m${sql.raw(String(i))}.agent_id = ${p.agentId}
+        AND m${sql.raw(String(i))}.id = ${sql.raw(i === 1 ? "x.superseded_by" : `m${i - 1}.superseded_by`)}
+      LEFT JOIN scaled s${sql.raw(String(i))} ON s${sql.raw(String(i))}.id = m${sql.raw(String(i))}.id`,
+  );
+  const last = sql.raw(
+    `coalesce(${[...hops]
+      .reverse()
+      .map((i) => `s${i}.id`)
+      .join(", ")})`,
+  );
+  return sql`
+    repl AS MATERIALIZED (
+      SELECT x.id AS old, ${last} AS id, coalesce(l.score, x.base) AS score
+      FROM best x JOIN lifted l ON l.id = x.id ${sql.join(joins, sql``)}
+      WHERE x.superseded_by IS NOT NULL AND ${last} IS NOT NULL
+    ),
+    replaced AS (SELECT id, max(score) AS score FROM repl GROUP BY id),`;
 }
