@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
   LLM_MODEL: z.string().optional(),
+  /** With LLM_MODEL: `llm` asks it whether a new memory replaces earlier ones (docs/adr/0028); `off` never. */
+  MEMSTREAM_SUPERSESSION: z.enum(["llm", "off"]).default("llm"),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).optional(),
@@ -188,6 +190,8 @@ export type Config = {
     threads: number;
   };
   llm: { model: string } | null;
+  /** `llm`: the `memories.supersede` job runs for new memories when an LLM is configured. */
+  supersession: "llm" | "off";
   importanceExamples: ImportanceExamples | null;
   /**
    * GitHub webhook ingestion (no secrets: `POST /webhooks/github` answers 501 and accepts nothing)
@@ -308,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       threads: e.MEMSTREAM_EMBED_THREADS ?? defaultEmbedThreads(),
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
+    supersession: e.MEMSTREAM_SUPERSESSION,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
     github: {
       webhookSecrets: e.GITHUB_WEBHOOK_SECRET ?? [],

@@ -44,13 +44,9 @@ export async function createMemories(
   inputs.forEach((input, i) => {
     const field = inputs.length > 1 ? `memories[${i}]` : "body";
     const id = newId("mem");
-    for (const old of new Set(input.supersedes ?? [])) {
-      replaced.push({
-        old,
-        by: id,
-        at: input.createdAt ? new Date(input.createdAt) : now,
-        field: `${field}.supersedes`,
-      });
+    if (input.supersedes?.length) {
+      const at = input.createdAt ? new Date(input.createdAt) : now;
+      replaced.push({ old: [...new Set(input.supersedes)], by: id, at, field: `${field}.supersedes` });
     }
     let embeddingModel: string | null = null;
     if (input.embedding) {
@@ -89,6 +85,11 @@ export async function createMemories(
   const pending = rows.filter((r) => r.importance === null || r.embeddingModel === null);
   if (pending.length > 0) {
     await deps.enrichment.pending(pending.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
+  }
+  // Memories written with their vector can be compared at once (the others after embedding).
+  const embedded = rows.filter((r) => r.embeddingModel !== null && r.kind !== "document");
+  if (embedded.length > 0) {
+    await deps.supersession?.embedded(embedded.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
   }
   // Caller-scored memories count towards the reflection threshold now; scored ones count once scored.
   if (rows.some((r) => r.importance !== null && r.kind !== "reflection")) {

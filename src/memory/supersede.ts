@@ -1,55 +1,73 @@
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../db/client";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { memories } from "../db/schema";
 import { Invalid } from "../lib/errors";
 
-/** One memory replacing an earlier one: `old` gets supersededBy = `by`, validUntil = `at`. */
-export type Supersession = { old: string; by: string; at: Date; field: string };
+/** One memory replacing earlier ones: each of `old` gets supersededBy = `by`, validUntil = `at`. */
+export type Supersession = { old: string[]; by: string; at: Date; field: string };
+
+type Tx = Pick<Db, "select" | "update">;
 
 /**
- * Records supersession (docs/adr/0028) in the writer's transaction: every `old` must be a memory
- * of this agent written before (not the one replacing it), else Invalid naming the field. A
- * memory named twice takes the last replacement given (input order); one already superseded
- * takes the new replacement (the caller, or the supersession job, knows the newest version).
- * Rows are locked in id order, as the touch, retention and erasure lock them (ADR 0027).
+ * Records supersession (docs/adr/0028) in the writer's transaction: every id in `old` must be a
+ * memory of this agent written before (not the one replacing it), else Invalid naming the field.
+ * A memory named twice takes the last replacement given (input order); one already superseded
+ * takes the new replacement unless `onlyCurrent` (the supersession job never overrides a caller).
+ * The rows are locked in id order first (as the touch, retention and erasure lock them, ADR 0027),
+ * with the replacing memories when they already exist (the job: a replacement deleted meanwhile
+ * records nothing); then one plain UPDATE per replacing memory, routable on Citus. Returns the
+ * ids marked.
  */
 export async function supersede(
-  tx: Pick<Db, "execute">,
+  tx: Tx,
   agentId: string,
   replaced: Supersession[],
-): Promise<void> {
-  if (replaced.length === 0) return;
+  opts: { onlyCurrent?: boolean; existing?: boolean } = {},
+): Promise<string[]> {
   const last = new Map<string, Supersession>();
-  for (const r of replaced) {
-    if (r.old === r.by) throw new Invalid(`${r.field}: a memory cannot supersede itself`, { field: r.field });
-    last.delete(r.old);
-    last.set(r.old, r);
+  for (const r of replaced)
+    for (const old of r.old) {
+      if (old === r.by) throw new Invalid(`${r.field}: a memory cannot supersede itself`, { field: r.field });
+      last.delete(old);
+      last.set(old, r);
+    }
+  if (last.size === 0) return [];
+  const olds = [...last.keys()];
+  const lockIds = opts.existing ? [...new Set([...olds, ...replaced.map((r) => r.by)])] : olds;
+  const locked = await tx
+    .select({ id: memories.id })
+    .from(memories)
+    .where(and(eq(memories.agentId, agentId), inArray(memories.id, lockIds)))
+    .orderBy(sql`${memories.id} COLLATE "C"`)
+    .for("update");
+  const found = new Set(locked.map((l) => l.id));
+  const missing = olds.filter((o) => !found.has(o));
+  if (missing.length > 0 && !opts.existing) {
+    const field = last.get(missing[0] as string)?.field ?? "supersedes";
+    throw new Invalid(`${field} names memories this agent does not have: ${missing.slice(0, 5).join(", ")}`, {
+      field,
+      missing,
+    });
   }
-  const rows = [...last.values()];
-  const json = JSON.stringify(rows.map((r) => ({ old: r.old, by: r.by, at: r.at.toISOString() })));
-  const updated = await queryRows<{ id: string }>(
-    tx,
-    sql`
-      WITH x AS (SELECT * FROM jsonb_to_recordset(${json}::jsonb) AS x(old text, by text, at timestamptz)),
-      locked AS (
-        SELECT m.id FROM memories m JOIN x ON x.old = m.id
-        WHERE m.agent_id = ${agentId} ORDER BY m.id FOR UPDATE OF m
+  const marked: string[] = [];
+  for (const r of replaced) {
+    if (opts.existing && !found.has(r.by)) continue;
+    const mine = r.old.filter((o) => last.get(o) === r && found.has(o));
+    if (mine.length === 0) continue;
+    const rows = await tx
+      .update(memories)
+      .set({ supersededBy: r.by, validUntil: r.at })
+      .where(
+        and(
+          eq(memories.agentId, agentId),
+          inArray(memories.id, mine),
+          opts.onlyCurrent ? isNull(memories.supersededBy) : undefined,
+        ),
       )
-      UPDATE memories m SET superseded_by = x.by, valid_until = x.at
-      FROM x JOIN locked ON locked.id = x.old
-      WHERE m.agent_id = ${agentId} AND m.id = x.old
-      RETURNING m.id`,
-  );
-  if (updated.length === rows.length) return;
-  const found = new Set(updated.map((u) => u.id));
-  const missing = rows.filter((r) => !found.has(r.old));
-  const field = missing[0]?.field ?? "supersedes";
-  throw new Invalid(
-    `${field} names memories this agent does not have: ${missing
-      .slice(0, 5)
-      .map((r) => r.old)
-      .join(", ")}`,
-    { field, missing: missing.map((r) => r.old) },
-  );
+      .returning({ id: memories.id });
+    marked.push(...rows.map((x) => x.id));
+  }
+  return marked;
 }
 
 /**
@@ -57,18 +75,28 @@ export async function supersede(
  * (supersededBy and validUntil cleared), so no memory names a replacement that is gone. Locks
  * in id order (ADR 0027). Erasing an agent deletes every memory, so nothing is left to release.
  */
-export async function releaseSuperseded(
-  tx: Pick<Db, "execute">,
-  agentId: string,
-  deleted: readonly string[],
-): Promise<void> {
+export async function releaseSuperseded(tx: Tx, agentId: string, deleted: readonly string[]): Promise<void> {
   if (deleted.length === 0) return;
-  await tx.execute(sql`
-    WITH locked AS (
-      SELECT id FROM memories
-      WHERE agent_id = ${agentId} AND superseded_by IN (SELECT jsonb_array_elements_text(${JSON.stringify(deleted)}::jsonb))
-      ORDER BY id FOR UPDATE
-    )
-    UPDATE memories m SET superseded_by = NULL, valid_until = NULL
-    FROM locked WHERE m.agent_id = ${agentId} AND m.id = locked.id`);
+  for (let i = 0; i < deleted.length; i += 1000) {
+    const part = deleted.slice(i, i + 1000);
+    const stale = await tx
+      .select({ id: memories.id })
+      .from(memories)
+      .where(and(eq(memories.agentId, agentId), inArray(memories.supersededBy, part)))
+      .orderBy(sql`${memories.id} COLLATE "C"`)
+      .for("update");
+    if (stale.length === 0) continue;
+    await tx
+      .update(memories)
+      .set({ supersededBy: null, validUntil: null })
+      .where(
+        and(
+          eq(memories.agentId, agentId),
+          inArray(
+            memories.id,
+            stale.map((s) => s.id),
+          ),
+        ),
+      );
+  }
 }
