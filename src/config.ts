@@ -55,7 +55,7 @@ const EnvSchema = z.object({
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
   LLM_MODEL: z.string().optional(),
-  /** With LLM_MODEL: `llm` asks it whether a new memory replaces earlier ones (docs/adr/0028); `off` never. */
+  /** With LLM_MODEL: `llm` asks it whether a new memory replaces earlier ones (docs/adr/0029); `off` never. */
   MEMSTREAM_SUPERSESSION: z.enum(["llm", "off"]).default("llm"),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),

@@ -67,7 +67,7 @@ export const JOBS = {
   "memories.score": job({ payload: MemoryChunk, key: chunkKey }),
   /**
    * Ask the LLM whether each memory of the chunk updates or contradicts its most similar earlier
-   * memories, and record supersession (`src/jobs/processors/supersede-memories.ts`; docs/adr/0028).
+   * memories, and record supersession (`src/jobs/processors/supersede-memories.ts`; docs/adr/0029).
    */
   "memories.supersede": job({ payload: MemoryChunk, key: chunkKey }),
   /** Turn a stored GitHub delivery into observations. */

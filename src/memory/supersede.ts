@@ -9,7 +9,7 @@ export type Supersession = { old: string[]; by: string; at: Date; field: string 
 type Tx = Pick<Db, "select" | "update">;
 
 /**
- * Records supersession (docs/adr/0028) in the writer's transaction: every id in `old` must be a
+ * Records supersession (docs/adr/0029) in the writer's transaction: every id in `old` must be a
  * memory of this agent written before (not the one replacing it), else Invalid naming the field.
  * A memory named twice takes the last replacement given (input order); one already superseded
  * takes the new replacement unless `onlyCurrent` (the supersession job never overrides a caller).

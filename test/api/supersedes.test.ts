@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-// Supersession as data (docs/adr/0028): `supersedes` on write marks the older memories, the
+// Supersession as data (docs/adr/0029): `supersedes` on write marks the older memories, the
 // answer's memory shape carries supersededBy / validUntil, other agents' ids are refused naming
 // the field, and deleting the replacing memory makes the older one current again.
 

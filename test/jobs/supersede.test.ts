@@ -4,7 +4,7 @@ import { stubEmbedding } from "../support/stub-openai";
 import { startTestSystem, type TestSystem } from "../support/system";
 import { waitFor } from "./support";
 
-// The supersession job (docs/adr/0028) with an LLM configured (the OpenAI-compatible stub): a new
+// The supersession job (docs/adr/0029) with an LLM configured (the OpenAI-compatible stub): a new
 // memory with a vector is compared with its most similar earlier memories, the versioned prompt
 // asks which it replaces, and those get supersededBy / validUntil. In-process queue, real
 // Postgres; the stub's bag-of-words vectors make memories sharing words similar.

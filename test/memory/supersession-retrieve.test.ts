@@ -4,7 +4,7 @@ import { uniq } from "../support/env";
 import { type KnowledgeCase, KU_NOW, knowledgeUpdateCases, passes } from "../support/knowledge-updates";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-// Supersession as data in retrieval (docs/adr/0028): the 120 knowledge updates of
+// Supersession as data in retrieval (docs/adr/0029): the 120 knowledge updates of
 // recency-matters.test.ts, each newer version written with `supersedes` naming the one before.
 // With no ranking fields, a present-state question ranks the newest version first whatever the
 // vectors say (the similarity lift alone: 58 of 60), a past-state question still finds the

@@ -54,7 +54,7 @@ export const memories = pgTable(
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     citations: text("citations").array().notNull().default(sql`'{}'::text[]`),
     /**
-     * Supersession (docs/adr/0028): the memory that replaced this one (a newer version of the same
+     * Supersession (docs/adr/0029): the memory that replaced this one (a newer version of the same
      * fact, named by the caller's `supersedes` or found by the supersession job), and from when it
      * no longer holds (the replacing memory's createdAt). Both null while the memory is current;
      * both cleared when the replacing memory is deleted (release-superseded.ts). Never deleting.

@@ -5,7 +5,7 @@ import type { Processor } from "./types";
 /**
  * `memories.supersede`: for each memory of the chunk, asks the LLM whether it updates or
  * contradicts its most similar earlier memories and records the supersession it finds
- * (src/memory/supersession/detect.ts; docs/adr/0028). Idempotent: a memory already superseded is
+ * (src/memory/supersession/detect.ts; docs/adr/0029). Idempotent: a memory already superseded is
  * not shown again, and a re-run marks nothing twice. A provider fault or an unusable answer
  * throws, so the queue backs off and retries; the memories stay as they are meanwhile.
  */

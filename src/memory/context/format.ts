@@ -11,7 +11,7 @@ export const CONTEXT_HEADER = "Relevant memories (most relevant first):";
  * One memory as one line: `- [YYYY-MM-DD HH:MM UTC] (kind) description`. Reflections are marked
  * `★` and end with `[cites N]`, N the number of memories they rest on, or `[cites N, G gone]` when
  * G of those have been deleted since. A superseded memory ends with
- * `[until YYYY-MM-DD HH:MM UTC, replaced by <id>]` (docs/adr/0028). Whitespace in the description
+ * `[until YYYY-MM-DD HH:MM UTC, replaced by <id>]` (docs/adr/0029). Whitespace in the description
  * is collapsed so a memory never spans lines.
  */
 export function formatMemoryLine(

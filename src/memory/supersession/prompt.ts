@@ -1,5 +1,5 @@
 /**
- * The supersession prompt (docs/adr/0028). Versioned like the reflection and lesson prompts: a
+ * The supersession prompt (docs/adr/0029). Versioned like the reflection and lesson prompts: a
  * change of wording is a new file (`supersede.v2.md`) and a new SUPERSEDE_PROMPT_VERSION.
  */
 import { readFileSync } from "node:fs";

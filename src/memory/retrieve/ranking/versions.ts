@@ -16,7 +16,7 @@ import type { QueryVector } from "./relevance/kinds";
  * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
  * vector of the query's model (stored, or embedded at retrieve time) takes no part.
  *
- * Supersession as data (`newer` only; docs/adr/0028): a memory of the best VERSION_TOP that was
+ * Supersession as data (`newer` only; docs/adr/0029): a memory of the best VERSION_TOP that was
  * superseded (`superseded_by`) hands its (lifted) score to its replacement — the last candidate
  * along its chain of replacements, at most REPLACEMENT_HOPS away — which joins the ranking if it
  * was not among the best, and the superseded memory ranks right below it (at equal scores a
