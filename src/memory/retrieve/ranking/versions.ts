@@ -72,34 +72,43 @@ export function liftedCte(
 }
 
 /**
- * For a `newer` lift, after liftedCte: `repl (old, id)`, each superseded memory of `best` and its
- * replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements that is a
- * row of `scaled`, i.e. a candidate), and `replaced (id, score)`, each replacement with the best
- * lifted score of the memories it replaces. Empty for `older`.
+ * For a `newer` lift, after liftedCte: `repl (old, id, score)`, each superseded memory of `best`
+ * with its replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements
+ * that is a row of `cand`, i.e. a candidate) and its lifted score, and `replaced (id, score)`,
+ * each replacement with the best score handed to it. Empty for `older`. The chain is walked by
+ * primary key; the candidate set is read only when a superseded memory is among the best (a
+ * one-time filter), so a ranking without supersession pays two empty CTEs.
  */
 export function replacedCte(p: { agentId: string; lift: VersionLift }): SQL {
   if (p.lift !== "newer") {
-    return sql`repl AS (SELECT NULL::text AS old, NULL::text AS id WHERE false),
+    return sql`repl AS (SELECT NULL::text AS old, NULL::text AS id, NULL::float8 AS score WHERE false),
     replaced AS (SELECT NULL::text AS id, NULL::float8 AS score WHERE false),`;
   }
   const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
   const joins = hops.map(
     (i) => sql`
       LEFT JOIN memories m${sql.raw(String(i))} ON m${sql.raw(String(i))}.agent_id = ${p.agentId}
-        AND m${sql.raw(String(i))}.id = ${sql.raw(i === 1 ? "x.superseded_by" : `m${i - 1}.superseded_by`)}
-      LEFT JOIN scaled s${sql.raw(String(i))} ON s${sql.raw(String(i))}.id = m${sql.raw(String(i))}.id`,
+        AND m${sql.raw(String(i))}.id = ${sql.raw(i === 1 ? "x.superseded_by" : `m${i - 1}.superseded_by`)}`,
   );
-  const last = sql.raw(
-    `coalesce(${[...hops]
-      .reverse()
-      .map((i) => `s${i}.id`)
-      .join(", ")})`,
-  );
+  const ids = sql.raw(`ARRAY[${hops.map((i) => `m${i}.id`).join(", ")}]`);
   return sql`
-    repl AS MATERIALIZED (
-      SELECT x.id AS old, ${last} AS id, coalesce(l.score, x.base) AS score
+    chain AS MATERIALIZED (
+      SELECT x.id AS old, coalesce(l.score, x.base) AS score, ${ids} AS ids
       FROM best x JOIN lifted l ON l.id = x.id ${sql.join(joins, sql``)}
-      WHERE x.superseded_by IS NOT NULL AND ${last} IS NOT NULL
+      WHERE x.superseded_by IS NOT NULL
+    ),
+    present AS MATERIALIZED (
+      SELECT c.id FROM cand c
+      WHERE (SELECT count(*) FROM chain) > 0 AND c.id IN (SELECT unnest(ids) FROM chain)
+    ),
+    repl AS MATERIALIZED (
+      SELECT * FROM (
+        SELECT ch.old, ch.score, (
+          SELECT i.id FROM unnest(ch.ids) WITH ORDINALITY AS i(id, n)
+          WHERE i.id IN (SELECT id FROM present) ORDER BY i.n DESC LIMIT 1
+        ) AS id
+        FROM chain ch
+      ) r WHERE r.id IS NOT NULL
     ),
     replaced AS (SELECT id, max(score) AS score FROM repl GROUP BY id),`;
 }

@@ -60,7 +60,12 @@ export function scoreLiftAndSelect(
       SELECT id, recency, importance, relevance, base FROM ranked
       UNION ALL
       SELECT s.id, s.recency, s.importance, s.relevance, ${scoreOfColumnsSql(p.weights, "s")}
-      FROM scaled s JOIN replaced x ON x.id = s.id
+      FROM (
+        -- From cand, not scaled: scaled stays inlined into ranked (one reference), and cand is
+        -- read only when some replacement exists (a one-time filter).
+        SELECT c.id, ${scaledColumnsSql("c", "b")} FROM cand c CROSS JOIN b
+        WHERE (SELECT count(*) FROM replaced) > 0 AND c.id IN (SELECT id FROM replaced)
+      ) s
       WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = s.id)
     ),
     top AS (
