@@ -27,6 +27,10 @@ export const CITUS_TESTS = [
   "test/api/documents.test.ts",
   "test/api/reflect.test.ts",
   "test/jobs/reflection-trigger.test.ts",
+  // Supersession: writes, the release on delete, retrieval, the LLM job.
+  "test/api/supersedes.test.ts",
+  "test/memory/supersession-retrieve.test.ts",
+  "test/jobs/supersede.test.ts",
   // The retrieval log (written in the retrieve's transaction).
   "test/learning/retrieval-log.test.ts",
 ];

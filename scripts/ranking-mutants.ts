@@ -68,6 +68,31 @@ const MUTANTS: Mutant[] = [
     from: "sql`${w[c]}::float8 * ${s}`",
     to: "sql`${w[c] * w[c]}::float8 * ${s}`",
   },
+  // Versions and supersession (ranking/versions.ts, statements/select.ts): the full statement's lift.
+  {
+    label: "versions: similarity threshold 0.3",
+    file: `${R}ranking/versions.ts`,
+    from: "VERSION_SIMILARITY = 0.55",
+    to: "VERSION_SIMILARITY = 0.3",
+  },
+  {
+    label: "supersession: replacement one hop only",
+    file: `${R}ranking/versions.ts`,
+    from: "REPLACEMENT_HOPS = 4",
+    to: "REPLACEMENT_HOPS = 1",
+  },
+  {
+    label: "supersession: replacement not raised",
+    file: `${R}statements/select.ts`,
+    from: "greatest(r.base, l.score, x.score) AS score",
+    to: "greatest(r.base, l.score) AS score",
+  },
+  {
+    label: "supersession: superseded first at equal scores",
+    file: `${R}statements/select.ts`,
+    from: "ORDER BY top.score DESC, top.superseded,",
+    to: "ORDER BY top.score DESC, top.superseded DESC,",
+  },
   // Pruning bounds (ranking/bounds.ts): the threshold and fast statements.
   {
     label: "pruning slack negative",

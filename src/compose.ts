@@ -84,6 +84,7 @@ export async function composeSystem(
     embedChunk: providers.embedder.maxBatchSize,
     // The reflect deps are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
+    supersession: providers.chat !== null && config.supersession === "llm",
   });
   const memory: MemoryDeps = {
     db: core.db,
@@ -93,6 +94,7 @@ export async function composeSystem(
     reflection: notifiers.reflection ?? noReflection,
     outcomes: notifiers.outcomes,
     learner: notifiers.learner,
+    supersession: notifiers.supersession,
     learning: config.learning,
     retrieval: config.retrieval,
   };

@@ -56,6 +56,8 @@ export const EnvSchema = z.object({
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().positive().optional(),
   LLM_MODEL: z.string().optional(),
+  /** With LLM_MODEL: `llm` asks it whether a new memory replaces earlier ones (docs/adr/0029); `off` never. */
+  MEMSTREAM_SUPERSESSION: z.enum(["llm", "off"]).default("llm"),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   /** Texts per request of the OpenAI-compatible embedder. */
@@ -285,6 +287,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       threads: e.MEMSTREAM_EMBED_THREADS ?? defaultEmbedThreads(),
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
+    supersession: e.MEMSTREAM_SUPERSESSION,
     importanceExamples: e.IMPORTANCE_EXAMPLES_FILE ? readExamples(e.IMPORTANCE_EXAMPLES_FILE) : null,
     /**
      * GitHub webhook ingestion (no secrets: `POST /webhooks/github` answers 501 and accepts nothing)

@@ -15,6 +15,8 @@ export const MEMORY_EXAMPLE = {
   embeddingModel: "use-lite-512",
   metadata: { location: "Hobbs Cafe" },
   citations: [],
+  supersededBy: null,
+  validUntil: null,
   status: { importance: "ready", embedding: "ready" },
 };
 
@@ -47,6 +49,8 @@ export const REFLECTION_EXAMPLE = {
   embeddingModel: null,
   metadata: {},
   citations: ["mem_3n8x0q4w7f2k9d1c5b6a"],
+  supersededBy: null,
+  validUntil: null,
   status: { importance: "pending", embedding: "pending" },
 };
 

@@ -139,6 +139,10 @@ export const RetrieveRanking = RankingInForce.extend({
     description:
       "Which versions were lifted among the best (versions on, a query vector, full statement); null = none",
   }),
+  superseded: z.number().int().openapi({
+    description:
+      "How many of the memories returned were superseded (`supersededBy`) and rank right below their replacement, which took their score: a present-state question (lift newer) only; past-state questions rank superseded memories by the formula alone",
+  }),
   plan: z.enum(STATEMENTS).openapi({
     description:
       "The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)",

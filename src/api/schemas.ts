@@ -151,6 +151,14 @@ export const NewMemory = z
     embeddingModel: ModelId.optional(),
     metadata: Metadata.optional(),
     citations: z.array(MemoryId).max(100).optional(),
+    supersedes: z
+      .array(MemoryId)
+      .max(LIMITS.supersedes, `at most ${LIMITS.supersedes} memories superseded`)
+      .optional()
+      .openapi({
+        description: `Ids of earlier memories of the same agent that this one replaces (a newer version of the same fact, at most ${LIMITS.supersedes}). Each gets \`supersededBy\` = the new id and \`validUntil\` = the new memory's createdAt; nothing is deleted. Present-state questions rank a superseded memory below its replacement; past-state questions still find it.`,
+        example: ["mem_01JB7Z3Q4K8N2M5P6R7S8T9V0W"],
+      }),
   })
   .strict()
   .openapi("NewMemory");
@@ -173,6 +181,13 @@ export const MemorySchema = z
       .array(z.string())
       .optional()
       .openapi({ description: "Cited ids whose memory has been deleted since; absent when none" }),
+    supersededBy: z.string().nullable().openapi({
+      description:
+        "The memory that replaced this one (a newer version of the same fact: the caller's `supersedes`, or the supersession job with an LLM configured); null while current, and again if the replacing memory is deleted",
+    }),
+    validUntil: z.string().nullable().openapi({
+      description: "When this memory stopped holding (the replacing memory's createdAt); null while current",
+    }),
     status: z.object({ importance: State, embedding: State }),
     errors: z.object({ importance: z.string().optional(), embedding: z.string().optional() }).optional(),
   })

@@ -65,6 +65,11 @@ export const JOBS = {
   "memories.embed": job({ payload: MemoryChunk, key: chunkKey }),
   /** Score the importance of a chunk of memories. */
   "memories.score": job({ payload: MemoryChunk, key: chunkKey }),
+  /**
+   * Ask the LLM whether each memory of the chunk updates or contradicts its most similar earlier
+   * memories, and record supersession (`src/jobs/processors/supersede-memories.ts`; docs/adr/0029).
+   */
+  "memories.supersede": job({ payload: MemoryChunk, key: chunkKey }),
   /** Turn a stored GitHub delivery into observations. */
   "github.deliver": job({
     payload: z.object({ deliveryId: z.string().min(1).max(100) }).strict(),

@@ -7,6 +7,7 @@ import type {
   LearningScheduler,
   OutcomeScheduler,
   ReflectionScheduler,
+  SupersessionScheduler,
 } from "../memory/deps";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
@@ -17,6 +18,7 @@ import {
   createOutcomeNotifier,
   createQueueNotifier,
   createReflectionNotifier,
+  createSupersessionNotifier,
 } from "./notifiers";
 import type { ProcessorDeps } from "./processors";
 import { createBullQueues } from "./queues";
@@ -66,7 +68,12 @@ export function composeQueues(
 export function composeNotifiers(
   sink: JobSink,
   { logger }: Pick<Core, "logger">,
-  opts: { embedChunk: number; dueForReflection: ((agentId: string) => Promise<boolean>) | null },
+  opts: {
+    embedChunk: number;
+    dueForReflection: ((agentId: string) => Promise<boolean>) | null;
+    /** An LLM is configured and MEMSTREAM_SUPERSESSION=llm. */
+    supersession: boolean;
+  },
 ): {
   enrichment: EnrichmentNotifier;
   reflection: ReflectionScheduler | null;
@@ -74,6 +81,7 @@ export function composeNotifiers(
   imports: ImportQueue;
   outcomes: OutcomeScheduler;
   learner: LearningScheduler;
+  supersession: SupersessionScheduler | undefined;
 } {
   return {
     enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
@@ -84,6 +92,7 @@ export function composeNotifiers(
     imports: createImportNotifier({ sink, logger }),
     outcomes: createOutcomeNotifier({ sink, logger }),
     learner: createLearningNotifier({ sink, logger }),
+    supersession: opts.supersession ? createSupersessionNotifier({ sink, logger }) : undefined,
   };
 }
 

@@ -6,6 +6,7 @@ import type {
   OutcomeScheduler,
   PendingWork,
   ReflectionScheduler,
+  SupersessionScheduler,
 } from "../memory/deps";
 import { chunk } from "../providers/batching";
 import { type JobRequest, jobRequest, SCORE_CHUNK } from "./catalog";
@@ -120,5 +121,21 @@ export function createLearningNotifier(opts: { sink: JobSink; logger: Logger }):
   return {
     feedbackGiven: (agentId) =>
       announce(opts.sink, opts.logger, [jobRequest("agent.learn", { agentId })], { agentId }),
+  };
+}
+
+/** Memories with a vector → `memories.supersede` jobs, in chunks of SCORE_CHUNK (one LLM call per memory). */
+export function createSupersessionNotifier(opts: { sink: JobSink; logger: Logger }): SupersessionScheduler {
+  return {
+    embedded: (items) =>
+      announce(
+        opts.sink,
+        opts.logger,
+        chunk(
+          items.map((i) => ({ memoryId: i.memoryId, agentId: i.agentId, revision: i.revision })),
+          SCORE_CHUNK,
+        ).map((c) => jobRequest("memories.supersede", { items: c })),
+        { memories: items.length },
+      ),
   };
 }

@@ -6,6 +6,7 @@ import type { CopyVector } from "./copy-vectors";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
 import { type InsertRow, insertMemoryRows } from "./insert-rows";
+import { type Supersession, supersede } from "./supersede";
 import type { Memory, MemoryKind } from "./types";
 
 export type NewMemoryInput = {
@@ -23,6 +24,8 @@ export type NewMemoryInput = {
   /** Ids of memories (of the same agent) this one was drawn from. */
   citations?: string[];
   promptVersion?: string;
+  /** Ids of earlier memories (of the same agent) this one replaces (supersede.ts). */
+  supersedes?: string[];
 };
 
 /**
@@ -37,9 +40,14 @@ export async function createMemories(
   const now = deps.clock.now();
   const rows: InsertRow[] = [];
   const vectors: CopyVector[] = [];
+  const replaced: Supersession[] = [];
   inputs.forEach((input, i) => {
     const field = inputs.length > 1 ? `memories[${i}]` : "body";
     const id = newId("mem");
+    if (input.supersedes?.length) {
+      const at = input.createdAt ? new Date(input.createdAt) : now;
+      replaced.push({ old: [...new Set(input.supersedes)], by: id, at, field: `${field}.supersedes` });
+    }
     let embeddingModel: string | null = null;
     if (input.embedding) {
       embeddingModel = resolveEmbeddingModel(
@@ -71,11 +79,17 @@ export async function createMemories(
   await deps.db.transaction(async (tx) => {
     await assertCitationsExist(tx, agentId, rows);
     await insertMemoryRows(tx, agentId, now, rows, vectors);
+    await supersede(tx, agentId, replaced);
   });
 
   const pending = rows.filter((r) => r.importance === null || r.embeddingModel === null);
   if (pending.length > 0) {
     await deps.enrichment.pending(pending.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
+  }
+  // Memories written with their vector can be compared at once (the others after embedding).
+  const embedded = rows.filter((r) => r.embeddingModel !== null && r.kind !== "document");
+  if (embedded.length > 0) {
+    await deps.supersession?.embedded(embedded.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
   }
   // Caller-scored memories count towards the reflection threshold now; scored ones count once scored.
   if (rows.some((r) => r.importance !== null && r.kind !== "reflection")) {
@@ -101,6 +115,8 @@ function stored(agentId: string, r: InsertRow): Memory {
     embeddingModel: r.embeddingModel,
     metadata: r.metadata,
     citations: r.citations,
+    supersededBy: null,
+    validUntil: null,
     status: {
       importance: r.importance === null ? "pending" : "ready",
       embedding: r.embeddingModel === null ? "pending" : "ready",

@@ -46,6 +46,15 @@ export interface LearningScheduler {
   feedbackGiven(agentId: string): Promise<void>;
 }
 
+/**
+ * Where "these memories now have a vector" is announced, so a `memories.supersede` job asks the
+ * LLM whether each replaces earlier ones (src/memory/supersession/). Present only with an LLM and
+ * MEMSTREAM_SUPERSESSION=llm. Never throws.
+ */
+export interface SupersessionScheduler {
+  embedded(items: PendingWork[]): Promise<void>;
+}
+
 /** What the memory domain functions need: the core's database and clock plus the memory seams (src/compose.ts). */
 export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   /** Embeds query texts, and names the model retrieval uses by default. */
@@ -54,6 +63,8 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   reflection: ReflectionScheduler;
   /** Told of each recorded outcome; absent = consolidation waits for the sweep. */
   outcomes?: OutcomeScheduler;
+  /** Told of memories with a vector, to detect supersession; absent = no detection (no LLM). */
+  supersession?: SupersessionScheduler;
   /** Told of feedback once an agent has enough for a fit; absent = no fits are started. */
   learner?: LearningScheduler;
   /** Learning's switch and thresholds; absent = LEARNING_DEFAULTS (off). */

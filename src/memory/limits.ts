@@ -6,6 +6,8 @@ export const LIMITS = {
   descriptionChars: 8_000,
   /** Memories in one POST batch. */
   batchSize: 1_000,
+  /** Memories one new memory may supersede. */
+  supersedes: 100,
   /** Results of one retrieve. */
   maxK: 200,
   /** Vector length: pgvector's own maximum for the `vector` type. */

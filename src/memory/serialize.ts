@@ -16,7 +16,8 @@ export type MemoryRecord = Pick<
   | "embeddingModel"
   | "metadata"
   | "citations"
-> & { createdAt: Date | string; lastAccessedAt: Date | string };
+  | "supersededBy"
+> & { createdAt: Date | string; lastAccessedAt: Date | string; validUntil: Date | string | null };
 
 const iso = (v: Date | string) => (typeof v === "string" ? v : v.toISOString());
 
@@ -33,6 +34,8 @@ export function toMemory(r: MemoryRecord): Memory {
     embeddingModel: r.embeddingModel,
     metadata: r.metadata ?? {},
     citations: r.citations ?? [],
+    supersededBy: r.supersededBy ?? null,
+    validUntil: r.validUntil ? iso(r.validUntil) : null,
     status: {
       importance: r.importanceStatus as EnrichmentState,
       embedding: r.embeddingStatus as EnrichmentState,

@@ -21,6 +21,8 @@ export type Memory = {
   metadata: Record<string, unknown>;
   citations: string[]; // ids of memories a reflection was drawn from, as stored
   missingCitations?: string[]; // cited ids whose memory was deleted since (absent when none)
+  supersededBy: string | null; // the memory that replaced this one (a newer version), null while current
+  validUntil: string | null; // ISO 8601: when it stopped holding (the replacing memory's createdAt)
   status: { importance: EnrichmentState; embedding: EnrichmentState };
   errors?: { importance?: string; embedding?: string };
 };

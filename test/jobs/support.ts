@@ -28,8 +28,10 @@ export function pipelineEnv(prefix = uniq("mst")): Record<string, string> {
     MEMSTREAM_SWEEP_AFTER_MS: "60000",
     MEMSTREAM_WORKER_CONCURRENCY: "2",
     LLM_MODEL: "stub-chat",
-    // These tests count provider calls; threshold reflections (their own test) would add some.
+    // These tests count provider calls; threshold reflections and supersession questions (their
+    // own tests) would add some.
     REFLECTION_THRESHOLD: "0",
+    MEMSTREAM_SUPERSESSION: "off",
   };
 }
 

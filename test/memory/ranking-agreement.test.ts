@@ -92,10 +92,18 @@ function expectAgreement(
     close(Number(r.sImportance), ref?.scores.importance ?? Number.NaN, "importance'");
     close(Number(r.sRelevance), ref?.scores.relevance ?? Number.NaN, "relevance'");
     close(Number(r.sLift ?? 0), ref?.lift ?? Number.NaN, "lift");
-    // Ties are broken by id (with versions lifted, newest first: the order checked above).
+    // Ties are broken by id. With versions lifted, a lifted score is a copy of another row's, so
+    // such ties are exact in both: they go as the reference orders them (superseded memories
+    // after the others, then newest first).
     const next = got[i + 1];
     if (next && Number(next.score) === Number(r.score) && !lifted)
       expect(r.id < next.id, `${where}: tie order`).toBe(true);
+    const nextRef = next && byId.get(next.id);
+    if (next && lifted && ref && nextRef && ref.score === nextRef.score && (ref.lift > 0 || nextRef.lift > 0))
+      expect(
+        ranked.indexOf(ref) < ranked.indexOf(nextRef),
+        `${where}: lifted tie order ${r.id} before ${next.id}`,
+      ).toBe(true);
   });
   // A memory left out must not beat the k-th: the memories returned are the reference's, up to
   // near-ties at the cut; among memories with the very same components, the smaller ids.

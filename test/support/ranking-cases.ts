@@ -48,6 +48,8 @@ const memoryOf = (top: number, span: number, vectors: fc.Arbitrary<number[]>) =>
     ),
     words: fc.array(fc.constantFrom(...VOCAB, ...STOP), { minLength: 1, maxLength: 6 }),
     tag: fc.constantFrom("a", "b", null),
+    // Superseded one time in 3, by a memory written after it (1-6 places later, when there is one).
+    replacedAfter: fc.option(fc.integer({ min: 1, max: 6 }), { freq: 2 }),
   });
 
 const weight = fc.constantFrom(0, 0.5, 1, 2.25, 3);
@@ -138,7 +140,25 @@ const pruning = {
   lift: fc.constant(null),
 };
 
-export const caseArb = fc.oneof(fc.record(general), fc.record(pruning));
+/**
+ * A fifth of the cases lift versions for a present-state question over streams of 8 to 40
+ * memories, many of them superseded (chains included), so replacements, chains that pass
+ * non-candidates and the tie rule among superseded memories are exercised.
+ */
+const versions = {
+  ...general,
+  stream: fc.array(memoryOf(10, 30, gridVector), { minLength: 8, maxLength: 40 }),
+  relevance: fc.constantFrom("vector", "vector", "hybrid", "contextual", "windowed"),
+  query: gridVector,
+  sections: fc.constant(null),
+  lift: fc.constant<"newer" | "older">("newer"),
+};
+
+export const caseArb = fc.oneof(
+  { weight: 2, arbitrary: fc.record(general) },
+  { weight: 2, arbitrary: fc.record(pruning) },
+  { weight: 1, arbitrary: fc.record(versions) },
+);
 
 export type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -151,8 +171,11 @@ export async function storeCase(
   other: string,
 ): Promise<RefMemory[]> {
   const at = (steps: number) => new Date(BASE + steps * c.step * 1_000).toISOString();
+  const idOf = (i: number) => `m${String(i).padStart(2, "0")}`;
   const mems = c.stream.map((m, i) => ({
-    id: `m${String(i).padStart(2, "0")}`,
+    id: idOf(i),
+    supersededBy:
+      m.replacedAfter !== null && i + m.replacedAfter < c.stream.length ? idOf(i + m.replacedAfter) : null,
     kind: m.kind,
     createdAt: at(m.created),
     lastAccessedAt: at(m.created + m.accessedAfter),
@@ -172,6 +195,14 @@ export async function storeCase(
       ),
       sql`, `,
     )}`);
+  const replaced = mems.filter((m) => m.supersededBy !== null);
+  if (replaced.length > 0) {
+    await db.execute(sql`UPDATE memories m SET superseded_by = x.by, valid_until = m.created_at
+      FROM (VALUES ${sql.join(
+        replaced.map((m) => sql`(${m.id}, ${m.supersededBy})`),
+        sql`, `,
+      )}) AS x(id, by) WHERE m.agent_id = ${agent} AND m.id = x.id`);
+  }
   const vectors = mems.flatMap((m) => {
     if (m.vector && "stored" in m.vector)
       return [sql`(${m.id}, ${agent}, ${model}, 3, ${pgvector.toSql(m.vector.stored)}::vector, 1)`];
@@ -191,6 +222,7 @@ export async function storeCase(
     importance: m.importance,
     description: m.description,
     metadata: m.metadata,
+    supersededBy: m.supersededBy,
     // The reference sees the vector of the query's model: stored, or embedded at retrieve time.
     vector:
       m.vector && "stored" in m.vector

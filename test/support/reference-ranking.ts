@@ -19,6 +19,8 @@ export type RefMemory = {
   createdAt?: string;
   description?: string;
   metadata?: Record<string, unknown>;
+  /** The memory that replaced this one (README "supersession"), null or absent while current. */
+  supersededBy?: string | null;
 };
 
 export type RefOptions = {
@@ -63,6 +65,8 @@ const FLOOR_UNITS = 30;
 const FLOOR_POINTS = 5;
 const VERSION_TOP = 10;
 const VERSION_SIMILARITY = 0.55;
+// README: a superseded memory's replacement is sought at most 4 replacements along its chain.
+const REPLACEMENT_HOPS = 4;
 // README: a neighbour counts only when created within an hour (the same conversation).
 const NEIGHBOUR_GAP_MS = 3_600_000;
 const STOP_WORDS = new Set(["the", "and", "a", "of", "in", "is", "to", "it"]);
@@ -227,16 +231,26 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[]
       return { id: m.id, score, scores, lift: 0 };
     })
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-  return o.lift && o.query ? lifted(hits, cands, o.lift) : hits;
+  return o.lift && o.query ? lifted(hits, cands, o.lift, memories) : hits;
 }
 
 /**
  * Versions: among the best 10 (by score, ties by id), a memory whose vector is ≥ 0.55
  * cosine-similar to a better-scored one that is older (`newer`: the newer version rises) or newer
- * (`older`) takes the best such score; then all are ordered by score, equal scores newest first.
+ * (`older`) takes the best such score. With `newer`, a superseded memory among the best 10 hands
+ * that (lifted) score to its replacement: of the memories along its chain of replacements (at
+ * most 4), the last one that is a candidate; the replacement takes the best score handed to it
+ * if higher. Then all are ordered by score; equal scores: memories with such a replacement after
+ * the others, then newest first.
  */
-function lifted(hits: RefHit[], cands: RefMemory[], lift: "newer" | "older"): RefHit[] {
+function lifted(
+  hits: RefHit[],
+  cands: RefMemory[],
+  lift: "newer" | "older",
+  memories: RefMemory[],
+): RefHit[] {
   const byId = new Map(cands.map((m) => [m.id, m]));
+  const anyById = new Map(memories.map((m) => [m.id, m]));
   const best = hits.slice(0, VERSION_TOP);
   const raised = best.map((x) => {
     const mx = byId.get(x.id) as RefMemory;
@@ -255,9 +269,33 @@ function lifted(hits: RefHit[], cands: RefMemory[], lift: "newer" | "older"): Re
     }
     return { ...x, score, lift: score - x.score };
   });
-  return [...raised, ...hits.slice(VERSION_TOP)].sort(
+  const all = [...raised, ...hits.slice(VERSION_TOP)];
+  const superseded = new Set<string>();
+  if (lift === "newer") {
+    const handed = new Map<string, number>();
+    for (const x of raised) {
+      let replacement: string | undefined;
+      let next = (byId.get(x.id) as RefMemory).supersededBy;
+      for (let hop = 0; hop < REPLACEMENT_HOPS && next; hop++) {
+        if (byId.has(next)) replacement = next;
+        next = anyById.get(next)?.supersededBy;
+      }
+      if (!replacement) continue;
+      superseded.add(x.id);
+      handed.set(replacement, Math.max(handed.get(replacement) ?? Number.NEGATIVE_INFINITY, x.score));
+    }
+    for (const h of all) {
+      const s = handed.get(h.id);
+      if (s !== undefined && s > h.score) {
+        h.lift += s - h.score;
+        h.score = s;
+      }
+    }
+  }
+  return all.sort(
     (a, b) =>
       b.score - a.score ||
+      Number(superseded.has(a.id)) - Number(superseded.has(b.id)) ||
       createdOf(byId.get(b.id) as RefMemory) - createdOf(byId.get(a.id) as RefMemory) ||
       (a.id < b.id ? -1 : 1),
   );

@@ -121,7 +121,13 @@ export async function startStubOpenAI(): Promise<Stub> {
     const prompt = JSON.stringify((body as { messages?: unknown }).messages ?? "");
     if (!(await held(path, prompt, res))) return;
     const match = keyed.find((k) => k.replies.length > 0 && k.when.test(prompt));
-    const next = mode.kind === "nonsense" ? "very important!" : (match?.replies.shift() ?? script.shift());
+    // The supersession prompt (src/memory/supersession/) is answered "none replaced" unless a test
+    // scripted it with scriptChatWhen: it never takes replies scripted for other prompts.
+    const supersession = /REPLACED by the new one/.test(prompt);
+    const next =
+      mode.kind === "nonsense"
+        ? "very important!"
+        : (match?.replies.shift() ?? (supersession ? '{"replaced": []}' : script.shift()));
     if (typeof next === "object") {
       return send(res, next.status, {
         error: { message: `stub ${next.status}`, type: "server_error", param: null, code: null },

@@ -30,6 +30,9 @@ export const testSystemEnv = (stubUrl: string): Record<string, string> => ({
   // test's pending work (scored with this test's stub, it set off reflections that consumed this
   // test's scripted replies). Tests of the sweep set their own, on a database of their own.
   MEMSTREAM_SWEEP_AFTER_MS: "86400000",
+  // Tests that set LLM_MODEL count chat calls and script replies; the supersession job's questions
+  // (test/jobs/supersede.test.ts turns it on) would add calls to their counts.
+  MEMSTREAM_SUPERSESSION: "off",
 });
 
 /**

@@ -104,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first).
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -445,6 +445,10 @@ export interface components {
             citations: string[];
             /** @description Cited ids whose memory has been deleted since; absent when none */
             missingCitations?: string[];
+            /** @description The memory that replaced this one (a newer version of the same fact: the caller's `supersedes`, or the supersession job with an LLM configured); null while current, and again if the replacing memory is deleted */
+            supersededBy: string | null;
+            /** @description When this memory stopped holding (the replacing memory's createdAt); null while current */
+            validUntil: string | null;
             status: {
                 /** @enum {string} */
                 importance: "pending" | "ready" | "failed";
@@ -504,6 +508,13 @@ export interface components {
                 [key: string]: unknown;
             };
             citations?: string[];
+            /**
+             * @description Ids of earlier memories of the same agent that this one replaces (a newer version of the same fact, at most 100). Each gets `supersededBy` = the new id and `validUntil` = the new memory's createdAt; nothing is deleted. Present-state questions rank a superseded memory below its replacement; past-state questions still find it.
+             * @example [
+             *       "mem_01JB7Z3Q4K8N2M5P6R7S8T9V0W"
+             *     ]
+             */
+            supersedes?: string[];
         };
         MemoryPatch: {
             description?: string;
@@ -580,6 +591,8 @@ export interface components {
              * @enum {string|null}
              */
             lift: "newer" | "older" | null;
+            /** @description How many of the memories returned were superseded (`supersededBy`) and rank right below their replacement, which took their score: a present-state question (lift newer) only; past-state questions rank superseded memories by the formula alone */
+            superseded: number;
             /**
              * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)
              * @enum {string}
@@ -1208,6 +1221,8 @@ export interface operations {
                      *             "location": "Hobbs Cafe"
                      *           },
                      *           "citations": [],
+                     *           "supersededBy": null,
+                     *           "validUntil": null,
                      *           "status": {
                      *             "importance": "ready",
                      *             "embedding": "ready"
@@ -1320,6 +1335,8 @@ export interface operations {
                      *         "location": "Hobbs Cafe"
                      *       },
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1429,6 +1446,8 @@ export interface operations {
                      *         "location": "Hobbs Cafe"
                      *       },
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1606,6 +1625,8 @@ export interface operations {
                      *         "pinned": true
                      *       },
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1908,6 +1929,8 @@ export interface operations {
                      *             "location": "Hobbs Cafe"
                      *           },
                      *           "citations": [],
+                     *           "supersededBy": null,
+                     *           "validUntil": null,
                      *           "status": {
                      *             "importance": "ready",
                      *             "embedding": "ready"
@@ -1950,6 +1973,7 @@ export interface operations {
                      *         "timeWindow": null,
                      *         "focus": "present",
                      *         "lift": "newer",
+                     *         "superseded": 0,
                      *         "plan": "full",
                      *         "planReason": "relevance contextual: every memory scored"
                      *       }
@@ -2588,6 +2612,8 @@ export interface operations {
                      *           "citations": [
                      *             "mem_3n8x0q4w7f2k9d1c5b6a"
                      *           ],
+                     *           "supersededBy": null,
+                     *           "validUntil": null,
                      *           "status": {
                      *             "importance": "pending",
                      *             "embedding": "pending"
@@ -3162,6 +3188,8 @@ export interface operations {
                      *       "embeddingModel": null,
                      *       "metadata": {},
                      *       "citations": [],
+                     *       "supersededBy": null,
+                     *       "validUntil": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "pending"

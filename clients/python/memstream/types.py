@@ -26,6 +26,8 @@ class NewMemory(TypedDict, total=False):
     embeddingModel: str
     metadata: Metadata
     citations: List[str]
+    # Ids of earlier memories of the agent this one replaces (a newer version of the same fact).
+    supersedes: List[str]
 
 
 class EnrichmentStatus(TypedDict):
@@ -44,6 +46,9 @@ class Memory(TypedDict):
     embeddingModel: Optional[str]
     metadata: Metadata
     citations: List[str]
+    # The memory that replaced this one and when it stopped holding; None while current.
+    supersededBy: Optional[str]
+    validUntil: Optional[str]
     status: EnrichmentStatus
 
 

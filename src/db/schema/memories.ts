@@ -53,6 +53,14 @@ export const memories = pgTable(
     embeddingClaimedUntil: timestamp("embedding_claimed_until", { withTimezone: true, mode: "date" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     citations: text("citations").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Supersession (docs/adr/0029): the memory that replaced this one (a newer version of the same
+     * fact, named by the caller's `supersedes` or found by the supersession job), and from when it
+     * no longer holds (the replacing memory's createdAt). Both null while the memory is current;
+     * both cleared when the replacing memory is deleted (release-superseded.ts). Never deleting.
+     */
+    supersededBy: text("superseded_by"),
+    validUntil: timestamp("valid_until", { withTimezone: true, mode: "date" }),
     /** Prompt version for reflections (null for other kinds). */
     promptVersion: text("prompt_version"),
     /**
@@ -81,6 +89,10 @@ export const memories = pgTable(
     // entries to every row version, touches included (~17 per memory, to the pending list):
     // measured against a table of its own that only inserts write (docs/adr/0024).
     index("memories_agent_terms_idx").using("gin", t.agentId, t.descriptionTsv),
+    // Releasing the memories a deleted one had replaced (release-superseded.ts) finds them by it.
+    index("memories_agent_superseded_by_idx")
+      .on(t.agentId, t.supersededBy)
+      .where(sql`${t.supersededBy} IS NOT NULL`),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)
@@ -96,6 +108,10 @@ export const memories = pgTable(
     ),
     check("memories_importance_check", sql`${t.importance} IS NULL OR ${t.importance} BETWEEN 1 AND 10`),
     check("memories_importance_status_check", sql`${t.importanceStatus} IN ('pending', 'ready', 'failed')`),
+    check(
+      "memories_superseded_check",
+      sql`(${t.supersededBy} IS NULL) = (${t.validUntil} IS NULL) AND ${t.supersededBy} IS DISTINCT FROM ${t.id}`,
+    ),
     check("memories_embedding_status_check", sql`${t.embeddingStatus} IN ('pending', 'ready', 'failed')`),
   ],
 );

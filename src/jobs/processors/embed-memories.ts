@@ -33,6 +33,13 @@ export const embedMemories: Processor<"memories.embed"> = async (payload, ctx) =
       vector: vectors[i] ?? [],
     })),
   );
+  // Now comparable with earlier memories: with an LLM, ask whether they replace any.
+  const made = new Set(ready.map((r) => r.id));
+  await ctx.supersession?.embedded(
+    rows
+      .filter((r) => made.has(r.id))
+      .map((r) => ({ memoryId: r.id, agentId: r.agentId, revision: r.revision })),
+  );
   recordEnrichmentLag(
     ctx.metrics,
     "embedding",

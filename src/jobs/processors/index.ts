@@ -9,6 +9,7 @@ import { learnAgentJob } from "./learn-agent";
 import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
+import { supersedeMemories } from "./supersede-memories";
 import type { JobRun, Processor, ProcessorDeps } from "./types";
 
 export type { JobRun, ProcessorContext, ProcessorDeps } from "./types";
@@ -17,6 +18,7 @@ export type { JobRun, ProcessorContext, ProcessorDeps } from "./types";
 const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "memories.embed": embedMemories,
   "memories.score": scoreImportance,
+  "memories.supersede": supersedeMemories,
   "github.deliver": deliverGithub,
   "github.import": importGithub,
   "agent.reflect": reflectAgentJob,

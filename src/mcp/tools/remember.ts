@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { Description, Importance, IsoTime, Kind, Metadata } from "../../api/schemas";
+import { Description, Importance, IsoTime, Kind, MemoryId, Metadata } from "../../api/schemas";
 import { Invalid } from "../../lib/errors";
 import { createMemories } from "../../memory/create-memories";
 import { LIMITS } from "../../memory/limits";
@@ -20,6 +20,13 @@ const Item = z.object({
   ),
   createdAt: IsoTime.optional().describe("When it happened (ISO 8601); default now"),
   metadata: Metadata.optional().describe('Small JSON object for filtering later, e.g. {"source":"chat"}'),
+  supersedes: z
+    .array(MemoryId)
+    .max(LIMITS.supersedes)
+    .optional()
+    .describe(
+      "Ids of earlier memories this one replaces (a newer version of the same fact, e.g. 'Alice moved to Berlin' replacing 'Alice lives in Paris'); they are kept, marked as replaced",
+    ),
 });
 
 const input = {

@@ -137,6 +137,7 @@ const lineFields = (m: ScoredMemory): LineFields => ({
   kind: m.kind,
   citations: m.citations,
   ...(m.missingCitations ? { missingCitations: m.missingCitations } : {}),
+  ...(m.supersededBy ? { supersededBy: m.supersededBy, validUntil: m.validUntil } : {}),
 });
 
 /** The sections cut to what fitted, flattened in section order. */

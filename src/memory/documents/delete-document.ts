@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { documents, memories } from "../../db/schema";
 import { NotFound } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
+import { releaseSuperseded } from "../supersede";
 import { sectionsWhere } from "./import-document";
 
 /** Deletes a document source and all its sections (with their vectors) in one transaction. */
@@ -20,6 +21,11 @@ export async function deleteDocument(
       .delete(memories)
       .where(and(...sectionsWhere(agentId, source)))
       .returning({ id: memories.id });
+    await releaseSuperseded(
+      tx,
+      agentId,
+      sections.map((s) => s.id),
+    );
     return { source, deleted: sections.length };
   });
 }

@@ -7,6 +7,7 @@ import type { MemoryDeps } from "../deps";
 import { importanceGivenSql } from "../enrichment/reset";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { LIMITS } from "../limits";
+import { releaseSuperseded } from "../supersede";
 import type { TextWork } from "../text/text-work";
 import { inMemoryTransaction, type Tx } from "../transaction";
 import { sectionsOf } from "./sections-of";
@@ -116,6 +117,7 @@ export async function importDocument(
         .delete(memories)
         .where(and(eq(memories.agentId, agentId), inArray(memories.id, leftover.slice(i, i + 1000))));
     }
+    await releaseSuperseded(tx, agentId, leftover);
     await createMemories(memory, agentId, fresh);
     await tx
       .update(documents)

@@ -73,6 +73,8 @@ export async function recordOutcome(
     importanceError: null,
     embeddingStatus: "pending",
     embeddingError: null,
+    supersededBy: null,
+    validUntil: null,
   });
   return { ...memory, outcome: fields };
 }

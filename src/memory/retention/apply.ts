@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { assertNotErased, type WrittenSince } from "../erasure/guard";
+import { releaseSuperseded } from "../supersede";
 import { citedAndTotal, deletable, doomed } from "./doomed-sql";
 import type { RetentionPolicy } from "./policy";
 import { FORGET_SAMPLE } from "./report";
@@ -38,7 +39,7 @@ export async function applyForget(
   for (;;) {
     const rows = await db.transaction(async (tx) => {
       await assertNotErased(tx, agentId, since);
-      return queryRows<Row>(
+      const deleted = await queryRows<Row>(
         tx,
         sql`WITH ${citedAndTotal(agentId)},
         cand AS (
@@ -63,6 +64,12 @@ export async function applyForget(
         )
         SELECT id, kind, created_at::text AS at FROM del ORDER BY created_at, id`,
       );
+      await releaseSuperseded(
+        tx,
+        agentId,
+        deleted.map((d) => d.id),
+      );
+      return deleted;
     });
     for (const r of rows) {
       out.count++;

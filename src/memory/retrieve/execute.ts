@@ -23,6 +23,8 @@ export type ScoredRow = {
   sRelevance: number;
   /** The score a version lift added (full statement with a lift only; ranking/versions.ts). */
   sLift?: number;
+  /** Ranked right below its replacement (full statement with a `newer` lift; ranking/versions.ts). */
+  superseded?: boolean;
   section?: number;
   /** How many memories the statement scored, the same on every row (a bigint, read as a string). */
   candidates: number | string;

@@ -76,6 +76,8 @@ export type RankingReport = ResolvedRanking & {
   focus: Focus;
   /** The versions lifted (ranking/versions.ts); null when none were. */
   lift: VersionLift | null;
+  /** Memories returned that rank below their replacement (supersession, ranking/versions.ts). */
+  superseded: number;
   plan: Statement;
   planReason: string;
 };
@@ -231,6 +233,7 @@ export async function retrieve(
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
       focus,
       lift: lift && ran.statement === "full" ? lift : null,
+      superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
     },

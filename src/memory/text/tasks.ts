@@ -17,7 +17,8 @@ export type SplitResult = ReturnType<typeof splitDocument>;
 export type LineFields = Pick<
   Memory,
   "description" | "createdAt" | "kind" | "citations" | "missingCitations"
->;
+> &
+  Partial<Pick<Memory, "supersededBy" | "validUntil">>;
 /** Memories to fit in a token budget: one list, or titled sections (context/sections.ts). */
 export type FitRequest = {
   encoding: TokenEncoding;

@@ -34,6 +34,12 @@ describe("formatMemoryLine", () => {
     );
   });
 
+  it("marks a superseded memory with when it stopped holding and what replaced it", () => {
+    expect(
+      formatMemoryLine({ ...plan, supersededBy: "mem_new", validUntil: "2023-05-10T08:15:00.000Z" }),
+    ).toBe("- [2023-05-09 21:30 UTC] (plan) Paint at 9am [until 2023-05-10 08:15 UTC, replaced by mem_new]");
+  });
+
   it("says how many cited memories are gone since", () => {
     expect(formatMemoryLine({ ...reflection, missingCitations: ["m3"] })).toBe(
       "- [2023-05-09 10:00 UTC] (reflection) ★ Caroline values community support [cites 3, 1 gone]",

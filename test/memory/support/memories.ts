@@ -12,6 +12,8 @@ export function memory(over: Partial<Memory> & { id: string }): Memory {
     embeddingModel: "test",
     metadata: {},
     citations: [],
+    supersededBy: null,
+    validUntil: null,
     status: { importance: "ready", embedding: "ready" },
     ...over,
   };

@@ -178,7 +178,8 @@ const route = createRoute({
     "fast) and `ranking.planReason` why (docs/adr/0023).",
     "Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights.",
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
-    "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first).",
+    "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
+    "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",
   ].join(" "),
   request: {
     params: AgentParam,
@@ -218,6 +219,7 @@ const route = createRoute({
           timeWindow: null,
           focus: "present",
           lift: "newer",
+          superseded: 0,
           plan: "full",
           planReason: "relevance contextual: every memory scored",
         },

@@ -15,6 +15,13 @@ import type { QueryVector } from "./relevance/kinds";
  * gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
  * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
  * vector of the query's model (stored, or embedded at retrieve time) takes no part.
+ *
+ * Supersession as data (`newer` only; docs/adr/0029): a memory of the best VERSION_TOP that was
+ * superseded (`superseded_by`) hands its (lifted) score to its replacement — the last candidate
+ * along its chain of replacements, at most REPLACEMENT_HOPS away — which joins the ranking if it
+ * was not among the best, and the superseded memory ranks right below it (at equal scores a
+ * memory with a replacement among the candidates comes after every one without). Past-state and
+ * other questions rank superseded memories by the formula alone.
  */
 export type VersionLift = "newer" | "older";
 
@@ -30,6 +37,9 @@ export const VERSION_TOP = 10;
  */
 export const VERSION_SIMILARITY = 0.55;
 
+/** How far along a chain of replacements (v1 → v2 → v3 …) a superseded memory's replacement is sought. */
+export const REPLACEMENT_HOPS = 4;
+
 /**
  * The lifted score of each of the best VERSION_TOP rows of `ranked` (id, score column `base`),
  * as a CTE `lifted (id, score)`; `ranked` must be ordered best first and limited by the caller.
@@ -44,7 +54,7 @@ export function liftedCte(
   const later = p.lift === "newer" ? sql`y.created_at < x.created_at` : sql`y.created_at > x.created_at`;
   return sql`
     best AS MATERIALIZED (
-      SELECT r.id, r.base, m.created_at, ${fresh ? sql`coalesce(e.embedding, fresh.embedding)` : sql`e.embedding`} AS embedding
+      SELECT r.id, r.base, m.created_at, m.superseded_by, ${fresh ? sql`coalesce(e.embedding, fresh.embedding)` : sql`e.embedding`} AS embedding
       FROM (SELECT id, base FROM ${sql.raw(ranked)} ORDER BY base DESC, id COLLATE "C" LIMIT ${VERSION_TOP}) r
       JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = r.id
       LEFT JOIN memory_embeddings e ON e.agent_id = ${p.agentId} AND e.memory_id = r.id
@@ -59,4 +69,46 @@ export function liftedCte(
       )) AS score
       FROM best x
     ),`;
+}
+
+/**
+ * For a `newer` lift, after liftedCte: `repl (old, id, score)`, each superseded memory of `best`
+ * with its replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements
+ * that is a row of `cand`, i.e. a candidate) and its lifted score, and `replaced (id, score)`,
+ * each replacement with the best score handed to it. Empty for `older`. The chain is walked by
+ * primary key; the candidate set is read only when a superseded memory is among the best (a
+ * one-time filter), so a ranking without supersession pays two empty CTEs.
+ */
+export function replacedCte(p: { agentId: string; lift: VersionLift }): SQL {
+  if (p.lift !== "newer") {
+    return sql`repl AS (SELECT NULL::text AS old, NULL::text AS id, NULL::float8 AS score WHERE false),
+    replaced AS (SELECT NULL::text AS id, NULL::float8 AS score WHERE false),`;
+  }
+  const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
+  const joins = hops.map(
+    (i) => sql`
+      LEFT JOIN memories m${sql.raw(String(i))} ON m${sql.raw(String(i))}.agent_id = ${p.agentId}
+        AND m${sql.raw(String(i))}.id = ${sql.raw(i === 1 ? "x.superseded_by" : `m${i - 1}.superseded_by`)}`,
+  );
+  const ids = sql.raw(`ARRAY[${hops.map((i) => `m${i}.id`).join(", ")}]`);
+  return sql`
+    chain AS MATERIALIZED (
+      SELECT x.id AS old, coalesce(l.score, x.base) AS score, ${ids} AS ids
+      FROM best x JOIN lifted l ON l.id = x.id ${sql.join(joins, sql``)}
+      WHERE x.superseded_by IS NOT NULL
+    ),
+    present AS MATERIALIZED (
+      SELECT c.id FROM cand c
+      WHERE (SELECT count(*) FROM chain) > 0 AND c.id IN (SELECT unnest(ids) FROM chain)
+    ),
+    repl AS MATERIALIZED (
+      SELECT * FROM (
+        SELECT ch.old, ch.score, (
+          SELECT i.id FROM unnest(ch.ids) WITH ORDINALITY AS i(id, n)
+          WHERE i.id IN (SELECT id FROM present) ORDER BY i.n DESC LIMIT 1
+        ) AS id
+        FROM chain ch
+      ) r WHERE r.id IS NOT NULL
+    ),
+    replaced AS (SELECT id, max(score) AS score FROM repl GROUP BY id),`;
 }

@@ -1,0 +1,23 @@
+import { UnrecoverableError } from "bullmq";
+import { detectSupersession } from "../../memory/supersession/detect";
+import type { Processor } from "./types";
+
+/**
+ * `memories.supersede`: for each memory of the chunk, asks the LLM whether it updates or
+ * contradicts its most similar earlier memories and records the supersession it finds
+ * (src/memory/supersession/detect.ts; docs/adr/0029). Idempotent: a memory already superseded is
+ * not shown again, and a re-run marks nothing twice. A provider fault or an unusable answer
+ * throws, so the queue backs off and retries; the memories stay as they are meanwhile.
+ */
+export const supersedeMemories: Processor<"memories.supersede"> = async (payload, ctx) => {
+  const chat = ctx.chat;
+  if (!chat) throw new UnrecoverableError("memories.supersede needs LLM_MODEL");
+  let asked = 0;
+  let superseded = 0;
+  for (const item of payload.items) {
+    const r = await detectSupersession({ db: ctx.db, chat }, item, ctx.embedder.modelId);
+    if (r.asked) asked++;
+    superseded += r.superseded;
+  }
+  return { memories: payload.items.length, asked, superseded };
+};
