@@ -43,7 +43,10 @@ export async function agentEpoch(db: Execute, agentId: string): Promise<number> 
  * after the source, which then writes nothing to that agent (the conservative side).
  */
 export async function currentHorizon(db: Execute): Promise<number> {
-  const [row] = await queryRows<{ h: number }>(db, sql`SELECT coalesce(max(seq), 0) AS h FROM agent_erasures`);
+  const [row] = await queryRows<{ h: number }>(
+    db,
+    sql`SELECT coalesce(max(seq), 0) AS h FROM agent_erasures`,
+  );
   return Number(row?.h ?? 0);
 }
 
