@@ -23,8 +23,14 @@ export const CITUS_TESTS = [
   "test/api/context.test.ts",
   "test/api/retrieval-settings.test.ts",
   // Retention, outcomes and lessons, documents, GitHub deliveries and imports, reflections.
+  "test/jobs/retention.test.ts",
+  "test/jobs/retention-lessons.test.ts",
+  "test/api/forget.test.ts",
+  "test/memory/lexicon-stats.test.ts",
   "test/api/outcomes.test.ts",
   "test/api/documents.test.ts",
+  "test/api/github-deliveries.test.ts",
+  "test/api/github-imports.test.ts",
   "test/api/reflect.test.ts",
   "test/jobs/reflection-trigger.test.ts",
   // Supersession: writes, the release on delete, retrieval, the LLM job.
@@ -33,24 +39,6 @@ export const CITUS_TESTS = [
   "test/jobs/supersede.test.ts",
   // The retrieval log (written in the retrieve's transaction).
   "test/learning/retrieval-log.test.ts",
-];
-
-/**
- * Out of the cluster run until their statements are made routable (issue 31's erasure landed
- * after the Citus work without a cluster run; docs/adr/0011-scale-out.md, "Not yet on Citus"):
- * - GitHub deliveries and imports: the insert reads the erase horizon with a subquery inside
- *   INSERT … VALUES, which Citus refuses ("subqueries are not supported within INSERT queries");
- * - retention and POST /forget (and the lexicon statistics after retention deletes): the erase-ordered delete
- *   (`locked` CTE FOR UPDATE, then DELETE … USING) fails on the workers with 22P04 "missing data
- *   for column created_at" while Citus passes the CTE's intermediate result.
- */
-export const CITUS_NOT_YET = [
-  "test/api/github-deliveries.test.ts",
-  "test/api/github-imports.test.ts",
-  "test/api/forget.test.ts",
-  "test/jobs/retention.test.ts",
-  "test/jobs/retention-lessons.test.ts",
-  "test/memory/lexicon-stats.test.ts",
 ];
 
 export default defineConfig({

@@ -207,6 +207,8 @@ export class VectorScanner {
     const { stack, parts, vectors } = this;
     for (let i = this.at; i < b.length; i++) {
       const c = b[i] as number;
+      // Blanks between tokens (a body padded with megabytes of them): nothing to do.
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
       const top = stack[stack.length - 1];
       // `memories` holding anything but objects: leave it to the validator (and keep indexes simple).
       if (top?.role === LIST && c !== 0x7b && c !== 0x2c && c !== 0x5d && !isBlank(c)) return false;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { githubDeliveries } from "../../db/schema";
 import type { MemoryDeps } from "../../memory/deps";
-import { erasureHorizon } from "../../memory/erasure/guard";
+import { currentHorizon } from "../../memory/erasure/guard";
 import { getDeliveryStatus } from "./delivery-status";
 
 export type ReceivedDelivery = {
@@ -41,7 +41,7 @@ export async function receiveDelivery(
     action: typeof action === "string" ? action : null,
     receivedAt: deps.clock.now(),
     // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0027).
-    erasureHorizon: erasureHorizon,
+    erasureHorizon: await currentHorizon(deps.db),
   };
   const inserted = await deps.db
     .insert(githubDeliveries)

@@ -36,12 +36,17 @@ export async function agentEpoch(db: Execute, agentId: string): Promise<number> 
   return row ? Number(row.epoch) : 0;
 }
 
-/** The highest erase position committed now (0 = none): recorded by a source when it arrives. */
-export const erasureHorizon = sql`(SELECT coalesce(max(seq), 0) FROM agent_erasures)`;
-
-/** `erasureHorizon` read now. */
+/**
+ * The highest erase position committed now (0 = none): recorded by a source when it arrives. Read
+ * as a statement of its own before the source's row is inserted with it as a value (Citus routes
+ * no subquery inside INSERT … VALUES, docs/adr/0011); an erase committing in between counts as
+ * after the source, which then writes nothing to that agent (the conservative side).
+ */
 export async function currentHorizon(db: Execute): Promise<number> {
-  const [row] = await queryRows<{ h: number }>(db, sql`SELECT ${erasureHorizon} AS h`);
+  const [row] = await queryRows<{ h: number }>(
+    db,
+    sql`SELECT coalesce(max(seq), 0) AS h FROM agent_erasures`,
+  );
   return Number(row?.h ?? 0);
 }
 

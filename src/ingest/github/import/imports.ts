@@ -8,7 +8,7 @@ import {
 import { NotFound } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import type { MemoryDeps } from "../../../memory/deps";
-import { erasureHorizon } from "../../../memory/erasure/guard";
+import { currentHorizon } from "../../../memory/erasure/guard";
 import type { IngestDeps } from "../deps";
 
 /** An import as the API and the command show it. */
@@ -84,7 +84,7 @@ export async function openImport(
       since,
       counts: NO_COUNTS,
       // What it has seen of erasures: an agent erased after this gets nothing from it (ADR 0027).
-      erasureHorizon: erasureHorizon,
+      erasureHorizon: await currentHorizon(deps.db),
       createdAt: now,
       updatedAt: now,
     })
