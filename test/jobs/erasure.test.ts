@@ -300,7 +300,12 @@ describe("learning and the retrieval log", () => {
 
   it("retrieve: one that waits on an erase in flight logs nothing for the erased agent", async () => {
     const agent = uniq("erase-retrieve-tx");
-    await post(agent, { description: "a note the retrieve ranks", importance: 4, embedding: vec(1), embeddingModel: MODEL });
+    await post(agent, {
+      description: "a note the retrieve ranks",
+      importance: 4,
+      embedding: vec(1),
+      embeddingModel: MODEL,
+    });
     const erasing = await heldErase(agent);
     const answer = t.call("POST", `${path(agent)}/retrieve`, {
       queryEmbedding: vec(1),
@@ -320,9 +325,16 @@ describe("learning and the retrieval log", () => {
 
   it("retrieve: one the erase overtook while its query was embedded logs nothing", async () => {
     const agent = uniq("erase-retrieve-q");
-    await post(agent, { description: "a deploy note before the erase", importance: 4, embedding: Array(64).fill(0.1) });
+    await post(agent, {
+      description: "a deploy note before the erase",
+      importance: 4,
+      embedding: Array(64).fill(0.1),
+    });
     const held = t.stub.holdNextEmbedding(/overtaken retrieve question/);
-    const answer = t.call("POST", `${path(agent)}/retrieve`, { query: "the overtaken retrieve question", k: 5 });
+    const answer = t.call("POST", `${path(agent)}/retrieve`, {
+      query: "the overtaken retrieve question",
+      k: 5,
+    });
     await held.arrived;
     await erase(agent);
     held.release();
