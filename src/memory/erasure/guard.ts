@@ -65,7 +65,11 @@ export async function lockAgentShared(tx: Execute, agentId: string): Promise<voi
 }
 
 /** `erasedSince`'s tombstone read alone, for a transaction that already took `lockAgentShared`. */
-export async function erasedSinceUnderLock(tx: Execute, agentId: string, since: WrittenSince): Promise<boolean> {
+export async function erasedSinceUnderLock(
+  tx: Execute,
+  agentId: string,
+  since: WrittenSince,
+): Promise<boolean> {
   const [row] = await queryRows<{ epoch: number; seq: number }>(
     tx,
     sql`SELECT epoch, seq FROM agent_erasures WHERE agent_id = ${agentId}`,
