@@ -77,7 +77,7 @@ export async function lockInRowOrder(tx: Pick<Db, "execute">, items: readonly Me
       sql`SELECT 1 FROM ${memories} WHERE ${memories.agentId} = ${agentId} AND ${memories.id} IN (${sql.join(
         ids.map((id) => sql`${id}`),
         sql`, `,
-      )}) ORDER BY ${memories.id} COLLATE "C" FOR UPDATE`,
+      )}) ORDER BY ${memories.id} COLLATE "C" FOR NO KEY UPDATE`,
     );
   }
 }
