@@ -96,7 +96,12 @@ it("an erase that meets a retrieve's touch half-way waits for it: both answer 20
   const retrieve = t.call("POST", `/v1/agents/${agent}/retrieve`, { query: "deploy note", k: 24 });
   await waitFor("the touch waiting", async () => (await waiting("%last_accessed_at%")) > 0);
   const erase = t.call("DELETE", `/v1/agents/${agent}`);
-  await waitFor("the erase waiting", async () => (await waiting("%DELETE FROM memories%")) > 0);
+  // The retrieve's transaction shares the agent's lock (so its log never outlives an erase), so
+  // the erase now waits at the agent's lock; an erase without it waits at the rows.
+  await waitFor(
+    "the erase waiting",
+    async () => (await waiting("%DELETE FROM memories%")) + (await waiting("%pg_advisory_xact_lock(%")) > 0,
+  );
   release();
   await holder;
   const [r, e] = await Promise.all([retrieve, erase]);

@@ -6,6 +6,7 @@ import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
 import { importDocument } from "../../src/memory/documents/import-document";
 import { eraseAgent } from "../../src/memory/erasure/erase-agent";
 import { AgentErased } from "../../src/memory/erasure/guard";
+import { learnWeights } from "../../src/memory/learning/learn";
 import { retainAgent } from "../../src/memory/retention/retain";
 import { child, example } from "../ingest/github/fixtures";
 import { uniq } from "../support/env";
@@ -240,6 +241,107 @@ describe("an erase while a job holds the agent's work", () => {
     expect(error).toBeInstanceOf(AgentErased);
     expect((error as AgentErased).code).toBe("conflict");
     expect(await count("documents", agent)).toBe(0);
+    await expectGone(agent);
+  });
+});
+
+describe("learning and the retrieval log", () => {
+  const MODEL = "erase-learn-3d";
+  const vec = (i: number) => [Math.cos(i / 2), Math.sin(i / 2), 0.1];
+
+  /** 6 memories, and `n` retrieves with feedback that used the first memory returned. */
+  async function withFeedback(agent: string, n: number): Promise<void> {
+    const res = await t.call("POST", `${path(agent)}/memories`, {
+      memories: Array.from({ length: 6 }, (_, i) => ({
+        description: `learned memory ${i}`,
+        importance: 1 + i,
+        embedding: vec(i),
+        embeddingModel: MODEL,
+      })),
+    });
+    expect(res.status).toBe(201);
+    for (let i = 0; i < n; i++) {
+      const r = await t.call("POST", `${path(agent)}/retrieve`, {
+        queryEmbedding: vec(i * 1.3),
+        embeddingModel: MODEL,
+        touch: false,
+        k: 4,
+      });
+      const a = (await r.json()) as { retrievalId: string; memories: { id: string }[] };
+      const fb = await t.call("POST", `${path(agent)}/feedback`, {
+        retrievalId: a.retrievalId,
+        used: [a.memories[0]?.id],
+      });
+      expect(fb.status).toBe(200);
+    }
+  }
+
+  it("agent.learn: a fit of the erased stream's feedback is never stored", async () => {
+    const agent = uniq("erase-learn");
+    await withFeedback(agent, 6);
+    expect(await count("retrieval_log", agent)).toBe(6);
+    const learning = { enabled: true, minEvents: 4, refitEvery: 2 };
+    const erasing = await heldErase(agent);
+    // Reads the feedback of the old epoch (the erase has not committed), then its write waits.
+    const run = learnWeights({ ...t.system.memory, learning }, agent).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await writerWaits(agent);
+    await erasing.commit();
+    expect(await run).toBeInstanceOf(AgentErased);
+    expect(await count("agent_settings", agent)).toBe(0);
+    expect(await count("retrieval_log", agent)).toBe(0);
+    await expectGone(agent);
+    // Queued past the erase: nothing to fit, nothing stored.
+    expect(await learnWeights({ ...t.system.memory, learning }, agent)).toMatchObject({ fitted: false });
+    expect(await count("agent_settings", agent)).toBe(0);
+  });
+
+  it("retrieve: one that waits on an erase in flight logs nothing for the erased agent", async () => {
+    const agent = uniq("erase-retrieve-tx");
+    await post(agent, {
+      description: "a note the retrieve ranks",
+      importance: 4,
+      embedding: vec(1),
+      embeddingModel: MODEL,
+    });
+    const erasing = await heldErase(agent);
+    const answer = t.call("POST", `${path(agent)}/retrieve`, {
+      queryEmbedding: vec(1),
+      embeddingModel: MODEL,
+      k: 5,
+    });
+    await writerWaits(agent);
+    await erasing.commit();
+    const res = await answer;
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { retrievalId: string; memories: unknown[] };
+    expect(body.memories).toEqual([]);
+    expect(await count("retrieval_log", agent)).toBe(0);
+    const fb = await t.call("POST", `${path(agent)}/feedback`, { retrievalId: body.retrievalId, used: [] });
+    expect(fb.status).toBe(404);
+  });
+
+  it("retrieve: one the erase overtook while its query was embedded logs nothing", async () => {
+    const agent = uniq("erase-retrieve-q");
+    await post(agent, {
+      description: "a deploy note before the erase",
+      importance: 4,
+      embedding: Array(64).fill(0.1),
+    });
+    const held = t.stub.holdNextEmbedding(/overtaken retrieve question/);
+    const answer = t.call("POST", `${path(agent)}/retrieve`, {
+      query: "the overtaken retrieve question",
+      k: 5,
+    });
+    await held.arrived;
+    await erase(agent);
+    held.release();
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { memories: unknown[] }).memories).toEqual([]);
+    expect(await count("retrieval_log", agent)).toBe(0);
     await expectGone(agent);
   });
 });

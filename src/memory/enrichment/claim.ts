@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 import type { Core } from "../../core";
 import { queryRows } from "../../db/client";
 import { memories } from "../../db/schema";
-import { atRevision, type EnrichedField, FIELDS, type MemoryRef, refValues, target } from "./fields";
+import {
+  atRevision,
+  type EnrichedField,
+  FIELDS,
+  lockInRowOrder,
+  type MemoryRef,
+  refValues,
+  target,
+} from "./fields";
 
 /** A memory row a job has claimed, with what the provider needs. */
 export type ClaimedRow = {
@@ -30,9 +38,13 @@ export async function claimRows(
   const f = FIELDS[field];
   const now = deps.clock.now();
   const until = new Date(now.getTime() + claimMs);
-  const rows = await queryRows<ClaimedRow>(
-    deps.db,
-    sql`UPDATE ${memories} SET ${target(f.claimedBy)} = ${owner},
+  if (items.length === 0) return [];
+  // The rows locked in the one row order first, then claimed (lockInRowOrder: no deadlock).
+  const rows = await deps.db.transaction(async (tx) => {
+    await lockInRowOrder(tx, items);
+    return queryRows<ClaimedRow>(
+      tx,
+      sql`UPDATE ${memories} SET ${target(f.claimedBy)} = ${owner},
           ${target(f.claimedUntil)} = ${until.toISOString()}::timestamptz
         FROM ${refValues(items)}
         WHERE ${atRevision} AND ${f.status} = 'pending'
@@ -40,7 +52,8 @@ export async function claimRows(
             OR ${f.claimedBy} = ${owner})
         RETURNING ${memories.id} AS id, ${memories.agentId} AS "agentId", ${memories.revision} AS revision,
           ${memories.description} AS description, ${memories.attempts} AS attempts`,
-  );
+    );
+  });
   // Stable order: providers see the chunk in announcement order (and results map back by index).
   const order = new Map(items.map((i, n) => [i.memoryId, n]));
   return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));

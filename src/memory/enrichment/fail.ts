@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 import type { Core } from "../../core";
 import { type Db, queryRows } from "../../db/client";
 import { memories } from "../../db/schema";
-import { atRevision, type EnrichedField, FIELDS, type MemoryRef, refValues, target } from "./fields";
+import {
+  atRevision,
+  type EnrichedField,
+  FIELDS,
+  lockInRowOrder,
+  type MemoryRef,
+  refValues,
+  target,
+} from "./fields";
 
 /**
  * Marks rows `failed` with the reason, when a job has used up its attempts. Guarded by revision
@@ -18,16 +26,19 @@ export async function markFailed(
   if (items.length === 0) return 0;
   const f = FIELDS[field];
   const now = deps.clock.now().toISOString();
-  const rows = await queryRows<{ id: string }>(
-    deps.db,
-    sql`UPDATE ${memories} SET ${target(f.status)} = 'failed', ${target(f.error)} = ${error},
+  const rows = await deps.db.transaction(async (tx) => {
+    await lockInRowOrder(tx, items);
+    return queryRows<{ id: string }>(
+      tx,
+      sql`UPDATE ${memories} SET ${target(f.status)} = 'failed', ${target(f.error)} = ${error},
           ${target(memories.attempts)} = ${memories.attempts} + 1,
           ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
         FROM ${refValues(items)}
         WHERE ${atRevision} AND ${f.status} = 'pending'
           AND (${f.claimedBy} IS NULL OR ${f.claimedBy} = ${owner} OR ${f.claimedUntil} < ${now}::timestamptz)
         RETURNING ${memories.id} AS id`,
-  );
+    );
+  });
   return rows.length;
 }
 
@@ -46,13 +57,16 @@ export async function recordInvalid(
     items.map((i) => sql`(${i.agentId}::text, ${i.memoryId}::text, ${i.revision}::int, ${i.error}::text)`),
     sql`, `,
   );
-  const rows = await queryRows<{ id: string; status: string }>(
-    db,
-    sql`UPDATE ${memories} SET ${target(memories.attempts)} = ${memories.attempts} + 1, ${target(f.error)} = x.err,
+  const rows = await db.transaction(async (tx) => {
+    await lockInRowOrder(tx, items);
+    return queryRows<{ id: string; status: string }>(
+      tx,
+      sql`UPDATE ${memories} SET ${target(memories.attempts)} = ${memories.attempts} + 1, ${target(f.error)} = x.err,
           ${target(f.status)} = CASE WHEN ${memories.attempts} + 1 >= ${maxInvalid}::int THEN 'failed' ELSE 'pending' END
         FROM (VALUES ${values}) AS x(agent_id, id, rev, err)
         WHERE ${atRevision} AND ${f.status} = 'pending'
         RETURNING ${memories.id} AS id, ${f.status} AS status`,
-  );
+    );
+  });
   return rows.filter((r) => r.status === "pending").map((r) => r.id);
 }

@@ -11,6 +11,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/client";
 import { memories } from "../../db/schema";
 
 /** The memory fields enrichment fills in. */
@@ -55,3 +56,28 @@ export const errorText = (err: unknown): string => {
   const text = err instanceof Error ? err.message : String(err);
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 };
+
+/**
+ * Locks the rows of `items` in the one row order (docs/adr/0027): agent by agent (code-unit
+ * order), each agent's rows by `id COLLATE "C"` — the order of retrieve's touch, the erase and
+ * retention. Every enrichment statement that updates several rows runs after it, in the same
+ * transaction: an UPDATE … FROM (VALUES …) locks rows in its join's order, so an embed and a score
+ * job over one chunk deadlocked (40P01). One statement per agent, each on one shard on Citus.
+ */
+export async function lockInRowOrder(tx: Pick<Db, "execute">, items: readonly MemoryRef[]): Promise<void> {
+  const byAgent = new Map<string, string[]>();
+  for (const i of items) {
+    const ids = byAgent.get(i.agentId);
+    if (ids) ids.push(i.memoryId);
+    else byAgent.set(i.agentId, [i.memoryId]);
+  }
+  for (const agentId of [...byAgent.keys()].sort()) {
+    const ids = byAgent.get(agentId) ?? [];
+    await tx.execute(
+      sql`SELECT 1 FROM ${memories} WHERE ${memories.agentId} = ${agentId} AND ${memories.id} IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}) ORDER BY ${memories.id} COLLATE "C" FOR NO KEY UPDATE`,
+    );
+  }
+}

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { type Db, queryRows } from "../../db/client";
 import { memories, memoryEmbeddings } from "../../db/schema";
-import { atRevision, FIELDS, type MemoryRef, refValues, target } from "./fields";
+import { atRevision, FIELDS, lockInRowOrder, type MemoryRef, refValues, target } from "./fields";
 
 export type VectorFor = MemoryRef & { vector: number[] };
 
@@ -60,7 +60,9 @@ export async function storeEmbeddings(
   items: readonly VectorFor[],
 ): Promise<MadeReady[]> {
   const f = FIELDS.embedding;
+  if (items.length === 0) return [];
   return db.transaction(async (tx) => {
+    await lockInRowOrder(tx, items);
     // Status first: it locks the rows still pending at this revision, and only those get vectors.
     const ready = await queryRows<MadeReady>(
       tx as unknown as Db,
@@ -95,14 +97,17 @@ export async function storeScores(
     ),
     sql`, `,
   );
-  const rows = await queryRows<MadeReady>(
-    db,
-    sql`UPDATE ${memories} SET ${target(memories.importance)} = x.score, ${target(f.status)} = 'ready',
+  const rows = await db.transaction(async (tx) => {
+    await lockInRowOrder(tx, items);
+    return queryRows<MadeReady>(
+      tx,
+      sql`UPDATE ${memories} SET ${target(memories.importance)} = x.score, ${target(f.status)} = 'ready',
           ${target(f.error)} = NULL, ${target(memories.importanceSource)} = ${source},
           ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
         FROM (VALUES ${values}) AS x(agent_id, id, rev, score)
         WHERE ${atRevision} AND ${f.status} = 'pending'
         RETURNING ${memories.id} AS id, ${writtenAt}`,
-  );
+    );
+  });
   return rows.map((r) => ({ id: r.id, writtenAt: Number(r.writtenAt) }));
 }

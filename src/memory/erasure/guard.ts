@@ -57,7 +57,24 @@ export async function currentHorizon(db: Execute): Promise<number> {
  * that includes an erase that just committed (one statement would read the snapshot from before).
  */
 export async function erasedSince(tx: Execute, agentId: string, since: WrittenSince): Promise<boolean> {
+  await lockAgentShared(tx, agentId);
+  return erasedSinceUnderLock(tx, agentId, since);
+}
+
+/**
+ * Shares the agent's lock for the rest of the transaction: an erase in flight is waited for, and
+ * none starts until the transaction ends. Statements sent after it see any erase that committed.
+ */
+export async function lockAgentShared(tx: Execute, agentId: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${lockKey(agentId)})`);
+}
+
+/** `erasedSince`'s tombstone read alone, for a transaction that already took `lockAgentShared`. */
+export async function erasedSinceUnderLock(
+  tx: Execute,
+  agentId: string,
+  since: WrittenSince,
+): Promise<boolean> {
   const [row] = await queryRows<{ epoch: number; seq: number }>(
     tx,
     sql`SELECT epoch, seq FROM agent_erasures WHERE agent_id = ${agentId}`,

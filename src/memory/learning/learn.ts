@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNotNull, type SQL } from "drizzle-orm";
 import { agentSettings, retrievalLog } from "../../db/schema";
 import type { MemoryDeps } from "../deps";
+import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { resolveRanking } from "../retrieve/presets";
 import { type FeedbackEvent, FIT_DEFAULTS, type FitGuardrails, fitWeights } from "./fit";
 import { LEARNING_DEFAULTS, type LearnedState, type LearningConfig, NO_LEARNING } from "./state";
@@ -19,9 +20,12 @@ export type LearnOutcome =
  * `minEvents` retrieves (then `refitEvery` more since the last fit), fits its weights to that
  * feedback (fit.ts) from the weights in force, and stores the fit; the weights are adopted only
  * when the guardrails allow. Idempotent: a run with no new feedback since the last fit does nothing.
+ * An agent erased since the run began gets nothing stored: `AgentErased` (docs/adr/0027).
  */
 export async function learnWeights(deps: LearnDeps, agentId: string): Promise<LearnOutcome> {
   const cfg = deps.learning ?? LEARNING_DEFAULTS;
+  // Read before the feedback: a fit of an erased stream is never stored (docs/adr/0027).
+  const since = { epoch: await agentEpoch(deps.db, agentId) };
   const [row] = await deps.db
     .select({
       retrieval: agentSettings.retrieval,
@@ -54,10 +58,15 @@ export async function learnWeights(deps: LearnDeps, agentId: string): Promise<Le
       refused: fit.refused ?? null,
     },
   };
-  await deps.db
-    .insert(agentSettings)
-    .values({ agentId, learned: next, updatedAt: deps.clock.now() })
-    .onConflictDoUpdate({ target: agentSettings.agentId, set: { learned: next } });
+  // Stored only if the agent was not erased since the epoch above (AgentErased otherwise: the
+  // job ends without writing), in the write's transaction under the agent's lock.
+  await deps.db.transaction(async (tx) => {
+    await assertNotErased(tx, agentId, since);
+    await tx
+      .insert(agentSettings)
+      .values({ agentId, learned: next, updatedAt: deps.clock.now() })
+      .onConflictDoUpdate({ target: agentSettings.agentId, set: { learned: next } });
+  });
   return { fitted: true, adopted: fit.weights !== null, events: fit.events, gain: fit.heldOut.gain };
 }
 

@@ -47,6 +47,8 @@ export async function readAgentState(
   pending: PendingMemory[];
   smallStream: boolean;
   largeStream: boolean;
+  /** The agent's erase count now (docs/adr/0027): the retrieve logs nothing if it changes before the log. */
+  epoch: number;
 }> {
   const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
   const [row] = await queryRows<{
@@ -55,6 +57,7 @@ export async function readAgentState(
     pending: PendingMemory[] | null;
     small: boolean;
     large: boolean | null;
+    epoch: number | null;
   }>(
     db,
     sql`SELECT s.retrieval AS ranking,
@@ -64,7 +67,8 @@ export async function readAgentState(
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}
-      ) p) AS pending
+      ) p) AS pending,
+      (SELECT e.epoch FROM agent_erasures e WHERE e.agent_id = ${agentId}) AS epoch
       FROM (SELECT 1) one LEFT JOIN agent_settings s ON s.agent_id = ${agentId}`,
   );
   return {
@@ -73,6 +77,7 @@ export async function readAgentState(
     pending: pendingMax > 0 ? (row?.pending ?? []) : [],
     smallStream: row?.small ?? false,
     largeStream: row?.large ?? false,
+    epoch: Number(row?.epoch ?? 0),
   };
 }
 

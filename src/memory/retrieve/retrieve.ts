@@ -4,6 +4,7 @@ import { newId } from "../../lib/ids";
 import { withCitationStatus } from "../citation-status";
 import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
+import { erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
 import type { MemoryFilters } from "../filters";
 import { type LoggedCandidate, logRetrieval, RETRIEVAL_LOG_DEFAULTS } from "../learning/log";
 import { type MemoryRecord, toMemory } from "../serialize";
@@ -185,8 +186,18 @@ export async function retrieve(
   const retrievalId = newId("ret");
   // Ranking, touch and the log are statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
+  //
+  // The transaction shares the agent's lock first (docs/adr/0027): no erase commits between the
+  // ranking and the log, and one that committed since `readAgentState` read the epoch (while the
+  // query was embedded, say) makes the retrieve log and touch nothing, so no retrieval_log entry
+  // ever outlives its agent's erase. The answer is still given; feedback on its id is a 404.
   const { rows, ran, reason } = await deps.db.transaction(async (tx) => {
-    const ranked = await runPlan<Row>(tx, chosen, params);
+    await lockAgentShared(tx, agentId);
+    const [erased, ranked] = await Promise.all([
+      erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
+      runPlan<Row>(tx, chosen, params),
+    ]);
+    if (erased) return ranked;
     // Sent together: the connection pipelines them, so the log costs no round trip of its own
     // when the memories are touched.
     const [, touched] = await Promise.all([
