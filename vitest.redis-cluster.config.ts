@@ -10,6 +10,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // Isolated as before: these suites were measured and kept green that way.
+    isolate: true,
     include: ["test/drills/recovery.test.ts", "test/jobs/pipeline.test.ts"],
     exclude: [],
     // The drills that cut Redis away or flush it address one node; they stay single-Redis drills.
