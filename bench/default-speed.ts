@@ -36,7 +36,7 @@ import { WORKERS_MIN_STREAM } from "../src/memory/retrieve/plan";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import type { RankParams } from "../src/memory/retrieve/statements/params";
-import { appCall, type Call, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
+import { appCall, type Call, copyAgent, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
 import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { printTable, quantile, writeResults } from "./lib/stats";
 import { printTargets, type Target } from "./lib/targets";
@@ -363,7 +363,11 @@ async function pglite() {
   const agent = await scaledAgent(10_000);
   const lite = await openSystem({ MEMSTREAM_DATA_DIR: "memory://" });
   try {
-    await copyAgent(agent, lite);
+    // Copied once per database: a later run finds the agent there already.
+    const stats = (await appCall(lite)("GET", `/v1/agents/${encodeURIComponent(agent)}/stats`)) as {
+      total: number;
+    };
+    if (stats.total === 0) await copyAgent(sql, agent, lite, system.providers.embedder.modelId);
     const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
     const p = await pairedRuns(asked.length, async (side, i) => {
       const q = asked[i] as Query;
@@ -505,29 +509,6 @@ async function scaledAgent(size: number, tag = ""): Promise<string> {
   await sql`ANALYZE memories`;
   await sql`ANALYZE memory_embeddings`;
   return agent;
-}
-
-/** Copies an agent's memories and vectors from PostgreSQL into another system's database, in batches. */
-async function copyAgent(agent: string, to: System) {
-  const call = appCall(to);
-  const stats = (await call("GET", `/v1/agents/${encodeURIComponent(agent)}/stats`)) as { total: number };
-  if (stats.total > 0) return;
-  const rows = await sql<
-    { id: string; description: string; created_at: Date; importance: number | null; embedding: string }[]
-  >`SELECT m.id, m.description, m.created_at, m.importance, e.embedding::text AS embedding
-    FROM memories m JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id
-    WHERE m.agent_id = ${agent} ORDER BY m.created_at`;
-  for (let i = 0; i < rows.length; i += 500) {
-    await call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, {
-      memories: rows.slice(i, i + 500).map((r) => ({
-        description: r.description,
-        createdAt: r.created_at.toISOString(),
-        ...(r.importance === null ? {} : { importance: r.importance }),
-        embedding: JSON.parse(r.embedding) as number[],
-        embeddingModel: system.providers.embedder.modelId,
-      })),
-    });
-  }
 }
 
 /** A database of the bench's own on the local server (never a test one), created if missing. */

@@ -7,11 +7,11 @@
 import { resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { composeSystem, type System } from "../src/compose";
+import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { retrieve } from "../src/memory/retrieve/retrieve";
-import { appCall, readLocomo } from "./lib/locomo";
+import { copyAgent, readLocomo } from "./lib/locomo";
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
@@ -37,7 +37,7 @@ const lite = await open(process.env.LITE_WORKERS ? { MEMSTREAM_WORKERS: process.
 const client = (lite.database.db as unknown as { $client: PGlite }).$client;
 try {
   let t0 = performance.now();
-  await copyAgent(agent, lite);
+  await copyAgent(sql, agent, lite, pg.providers.embedder.modelId);
   console.log(`copied ${SIZE} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (process.env.NO_ANALYZE !== "1") await client.exec("ANALYZE");
   // Every statement the retrieve sends, with its time.
@@ -122,25 +122,4 @@ try {
   await sql.end();
   await lite.close();
   await pg.close();
-}
-
-/** Copies an agent's memories and vectors from PostgreSQL into another system's database, in batches. */
-async function copyAgent(agent: string, to: System) {
-  const call = appCall(to);
-  const rows = await sql<
-    { id: string; description: string; created_at: Date; importance: number | null; embedding: string }[]
-  >`SELECT m.id, m.description, m.created_at, m.importance, e.embedding::text AS embedding
-    FROM memories m JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id
-    WHERE m.agent_id = ${agent} ORDER BY m.created_at`;
-  for (let i = 0; i < rows.length; i += 500) {
-    await call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, {
-      memories: rows.slice(i, i + 500).map((r) => ({
-        description: r.description,
-        createdAt: r.created_at.toISOString(),
-        ...(r.importance === null ? {} : { importance: r.importance }),
-        embedding: JSON.parse(r.embedding) as number[],
-        embeddingModel: pg.providers.embedder.modelId,
-      })),
-    });
-  }
 }

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type postgres from "postgres";
 import { createApp } from "../../src/api/app";
 import type { System } from "../../src/compose";
 import { createOfflineImportanceScorer } from "../../src/providers/importance/offline-scorer";
@@ -147,4 +148,33 @@ export function score(ranked: string[], evidence: string[]): Scores {
   let ideal = 0;
   for (let i = 0; i < Math.min(10, gold.size); i++) ideal += 1 / Math.log2(i + 2);
   return { r5: recall(5), r10: recall(10), r25: recall(25), ndcg10: dcg / ideal };
+}
+
+/**
+ * Copies an agent's memories and vectors from a PostgreSQL database (`sql`) into another system's
+ * database through its API, in batches of 500, vectors stored under `modelId`.
+ */
+export async function copyAgent(
+  sql: postgres.Sql,
+  agent: string,
+  to: System,
+  modelId: string,
+): Promise<void> {
+  const call = appCall(to);
+  const rows = await sql<
+    { id: string; description: string; created_at: Date; importance: number | null; embedding: string }[]
+  >`SELECT m.id, m.description, m.created_at, m.importance, e.embedding::text AS embedding
+    FROM memories m JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id
+    WHERE m.agent_id = ${agent} ORDER BY m.created_at`;
+  for (let i = 0; i < rows.length; i += 500) {
+    await call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, {
+      memories: rows.slice(i, i + 500).map((r) => ({
+        description: r.description,
+        createdAt: r.created_at.toISOString(),
+        ...(r.importance === null ? {} : { importance: r.importance }),
+        embedding: JSON.parse(r.embedding) as number[],
+        embeddingModel: modelId,
+      })),
+    });
+  }
 }
