@@ -46,9 +46,9 @@ import { printTargets, type Target } from "./lib/targets";
 const root = new URL("..", import.meta.url).pathname;
 const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
 const url = process.env.EVAL_DATABASE_URL ?? (await ownDatabase("memstream_bench_default"));
-const PARTS = (process.env.BENCH_DEFAULT_PARTS ?? "scale,statement,concurrency,pglite,backlog,backlog-pg").split(
-  ",",
-);
+const PARTS = (
+  process.env.BENCH_DEFAULT_PARTS ?? "scale,statement,concurrency,pglite,backlog,backlog-pg"
+).split(",");
 const SIZES = (process.env.BENCH_DEFAULT_SIZES ?? "1000,10000,100000").split(",").map(Number);
 if (process.env.BENCH_FULL === "1" && !SIZES.includes(1_000_000)) SIZES.push(1_000_000);
 const N = Number(process.env.N ?? 40);
@@ -448,7 +448,13 @@ async function backlog(env: Record<string, string>) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const p99 = quantile(times, 0.99);
-    if (process.env.BENCH_DEBUG) console.log([...times].sort((a, b) => a - b).map((t) => t.toFixed(0)).join(" "));
+    if (process.env.BENCH_DEBUG)
+      console.log(
+        [...times]
+          .sort((a, b) => a - b)
+          .map((t) => t.toFixed(0))
+          .join(" "),
+      );
     target(
       `batch POST of 250 while ${BACKLOG.toLocaleString("en-US")} are embedded in-process (${database})${env.MEMSTREAM_EMBED_THREADS === "0" ? ", embedder on the event loop" : ""}: p99`,
       `${ms(p99)} ms (${times.length} POSTs; p50 ${ms(quantile(times, 0.5))}, idle p50 ${ms(quantile(idle, 0.5))} ms)`,

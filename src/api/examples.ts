@@ -24,6 +24,7 @@ export const SCORED_MEMORY_EXAMPLE = {
   ...MEMORY_EXAMPLE,
   score: 2.41,
   scores: { recency: 0.93, importance: 0.56, relevance: 0.92, lift: 0 },
+  duplicates: 0,
 };
 
 export const RUN_EXAMPLE = {
@@ -93,6 +94,7 @@ export const RANKING_EXAMPLE = {
     timeFilter: "preset",
     scaleFloors: "preset",
     versions: "preset",
+    collapseDuplicates: "preset",
   },
 };
 

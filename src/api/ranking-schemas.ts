@@ -9,6 +9,7 @@ import {
   RECENCY_UNITS,
   type RecencyUnit,
 } from "../memory/retrieve/ranking/components";
+import { DUPLICATE_POOL } from "../memory/retrieve/ranking/duplicates";
 import {
   BM25,
   CONTEXT_FIELD_WEIGHT,
@@ -33,7 +34,7 @@ const RELEVANCE = RELEVANCE_KINDS;
 const presetList = PRESET_NAMES.map((name) => {
   const p = PRESETS[name];
   const w = p.weights;
-  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}${p.scaleFloors ? ", scale floors" : ""}${p.versions ? ", versions" : ""}`;
+  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}${p.scaleFloors ? ", scale floors" : ""}${p.versions ? ", versions" : ""}${p.collapseDuplicates ? ", duplicates collapsed" : ""}`;
 }).join("; ");
 
 export const RankingFields = {
@@ -89,6 +90,12 @@ export const RankingFields = {
     .openapi({
       description: `For a present-state question (ranking.focus present: "Where does Alice live?"): among the best ${VERSION_TOP}, a memory at least ${VERSION_SIMILARITY} cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector`,
     }),
+  collapseDuplicates: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its \`duplicates\` counts those folded among the best k + ${DUPLICATE_POOL} ranked). Off: every copy ranked on its own (the paper's)`,
+    }),
 };
 
 const Source = z.enum(["request", "agent", "preset"]);
@@ -105,6 +112,7 @@ export const RankingInForce = z
     timeFilter: z.boolean(),
     scaleFloors: z.boolean(),
     versions: z.boolean(),
+    collapseDuplicates: z.boolean(),
     source: z.object({
       preset: z.enum(["request", "agent", "default"]),
       weights: z.enum(["request", "learned", "agent", "preset"]).openapi({
@@ -118,6 +126,7 @@ export const RankingInForce = z
       timeFilter: Source,
       scaleFloors: Source,
       versions: Source,
+      collapseDuplicates: Source,
     }),
   })
   .openapi("Ranking", {

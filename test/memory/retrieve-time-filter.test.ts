@@ -33,8 +33,9 @@ async function seeded(): Promise<string> {
     "2026-06-30T10:00:00.000Z",
   ];
   const res = await t.call("POST", `/v1/agents/${agent}/memories`, {
-    memories: at.map((a) => ({
-      description: "The team went hiking",
+    // Distinct texts: the default would fold copies of one text into one hit (collapseDuplicates).
+    memories: at.map((a, i) => ({
+      description: `The team went hiking (trip ${i + 1})`,
       createdAt: a,
       importance: 5,
       metadata: { at: a },

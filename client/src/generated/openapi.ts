@@ -104,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`). With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation) take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -571,6 +571,8 @@ export interface components {
                 /** @description The score a version lift added (ranking.lift; 0 otherwise) */
                 lift: number;
             };
+            /** @description How many duplicates of this memory (same kind and description but for case, spacing and punctuation), ranked among the best, it stands for (collapseDuplicates on, as in the default; 0 otherwise) */
+            duplicates: number;
             /** @description Index of its section (requests with sections) */
             section?: number;
         };
@@ -622,6 +624,7 @@ export interface components {
             timeFilter: boolean;
             scaleFloors: boolean;
             versions: boolean;
+            collapseDuplicates: boolean;
             source: {
                 /** @enum {string} */
                 preset: "request" | "agent" | "default";
@@ -644,6 +647,8 @@ export interface components {
                 scaleFloors: "request" | "agent" | "preset";
                 /** @enum {string} */
                 versions: "request" | "agent" | "preset";
+                /** @enum {string} */
+                collapseDuplicates: "request" | "agent" | "preset";
             };
         };
         RetrieveContext: {
@@ -668,7 +673,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -697,6 +702,8 @@ export interface components {
             scaleFloors?: boolean;
             /** @description For a present-state question (ranking.focus present: "Where does Alice live?"): among the best 10, a memory at least 0.55 cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector */
             versions?: boolean;
+            /** @description Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its `duplicates` counts those folded among the best k + 50 ranked). Off: every copy ranked on its own (the paper's) */
+            collapseDuplicates?: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 with an offset; years 0001-9999
@@ -881,7 +888,7 @@ export interface components {
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -910,6 +917,8 @@ export interface components {
             scaleFloors?: boolean;
             /** @description For a present-state question (ranking.focus present: "Where does Alice live?"): among the best 10, a memory at least 0.55 cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector */
             versions?: boolean;
+            /** @description Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its `duplicates` counts those folded among the best k + 50 ranked). Off: every copy ranked on its own (the paper's) */
+            collapseDuplicates?: boolean;
         } | null;
         /** @description Lesson consolidation; a field left out takes its default */
         LessonSettings: {
@@ -1941,7 +1950,8 @@ export interface operations {
                      *             "importance": 0.56,
                      *             "relevance": 0.92,
                      *             "lift": 0
-                     *           }
+                     *           },
+                     *           "duplicates": 0
                      *         }
                      *       ],
                      *       "mode": "exact",
@@ -1959,6 +1969,7 @@ export interface operations {
                      *         "timeFilter": true,
                      *         "scaleFloors": true,
                      *         "versions": true,
+                     *         "collapseDuplicates": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -1968,7 +1979,8 @@ export interface operations {
                      *           "vectorShare": "preset",
                      *           "timeFilter": "preset",
                      *           "scaleFloors": "preset",
-                     *           "versions": "preset"
+                     *           "versions": "preset",
+                     *           "collapseDuplicates": "preset"
                      *         },
                      *         "timeWindow": null,
                      *         "focus": "present",
@@ -2848,6 +2860,7 @@ export interface operations {
                      *         "timeFilter": true,
                      *         "scaleFloors": true,
                      *         "versions": true,
+                     *         "collapseDuplicates": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -2857,7 +2870,8 @@ export interface operations {
                      *           "vectorShare": "preset",
                      *           "timeFilter": "preset",
                      *           "scaleFloors": "preset",
-                     *           "versions": "preset"
+                     *           "versions": "preset",
+                     *           "collapseDuplicates": "preset"
                      *         }
                      *       },
                      *       "lessons": {
@@ -2956,7 +2970,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -2985,6 +2999,8 @@ export interface operations {
                         scaleFloors?: boolean;
                         /** @description For a present-state question (ranking.focus present: "Where does Alice live?"): among the best 10, a memory at least 0.55 cosine-similar to a better, older one takes its score (the newer version of a fact comes first); equal scores newest first. Needs a query vector */
                         versions?: boolean;
+                        /** @description Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its `duplicates` counts those folded among the best k + 50 ranked). Off: every copy ranked on its own (the paper's) */
+                        collapseDuplicates?: boolean;
                     } | null;
                     /** @description Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged */
                     lessons?: {
@@ -3041,6 +3057,7 @@ export interface operations {
                      *         "timeFilter": true,
                      *         "scaleFloors": true,
                      *         "versions": true,
+                     *         "collapseDuplicates": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -3050,7 +3067,8 @@ export interface operations {
                      *           "vectorShare": "preset",
                      *           "timeFilter": "preset",
                      *           "scaleFloors": "preset",
-                     *           "versions": "preset"
+                     *           "versions": "preset",
+                     *           "collapseDuplicates": "preset"
                      *         }
                      *       },
                      *       "lessons": {

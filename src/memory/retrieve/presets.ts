@@ -25,6 +25,12 @@ export type Ranking = {
    * (ranking/versions.ts). Needs a query vector.
    */
   versions: boolean;
+  /**
+   * Duplicates (same kind, same description but for case, spacing and punctuation) take one place
+   * in the top k, the best-ranked one standing for the others (`duplicates`: how many it folds;
+   * ranking/duplicates.ts). Off = every copy ranked on its own, the paper's.
+   */
+  collapseDuplicates: boolean;
 };
 
 /**
@@ -37,7 +43,7 @@ export type Ranking = {
  * find 0.03 more on LoCoMo at 1.7× the time); recency and
  * importance only break near-ties (0.1 each, over floored ranges); which version of a fact is
  * current is decided among the best 10 by the question's time focus (`versions`), not by a
- * recency weight over the whole stream. Its first form (ADR 0014: relevance 2.25× recency, 0.998
+ * recency weight over the whole stream; duplicates take one place (`collapseDuplicates`). Its first form (ADR 0014: relevance 2.25× recency, 0.998
  * per day, contextual α 0.85) put months-old evidence out of the top 10 on unseen conversations.
  */
 export const PRESETS = {
@@ -50,6 +56,7 @@ export const PRESETS = {
     timeFilter: false,
     scaleFloors: false,
     versions: false,
+    collapseDuplicates: false,
   },
   reference: {
     weights: { recency: 0.5, importance: 2, relevance: 3 },
@@ -60,6 +67,7 @@ export const PRESETS = {
     timeFilter: false,
     scaleFloors: false,
     versions: false,
+    collapseDuplicates: false,
   },
   balanced: {
     weights: { recency: 0.1, importance: 0.1, relevance: 1 },
@@ -70,6 +78,7 @@ export const PRESETS = {
     timeFilter: true,
     scaleFloors: true,
     versions: true,
+    collapseDuplicates: true,
   },
 } as const satisfies Record<string, Ranking>;
 
@@ -90,6 +99,7 @@ export type RankingChoice = {
   timeFilter?: boolean;
   scaleFloors?: boolean;
   versions?: boolean;
+  collapseDuplicates?: boolean;
 };
 
 /**
@@ -139,7 +149,8 @@ export function resolveRanking(
       | "vectorShare"
       | "timeFilter"
       | "scaleFloors"
-      | "versions",
+      | "versions"
+      | "collapseDuplicates",
   >(
     key: K,
   ): [Ranking[K], FieldSource] => {
@@ -164,6 +175,7 @@ export function resolveRanking(
   const [timeFilter, timeFilterFrom] = pick("timeFilter");
   const [scaleFloors, scaleFloorsFrom] = pick("scaleFloors");
   const [versions, versionsFrom] = pick("versions");
+  const [collapseDuplicates, collapseFrom] = pick("collapseDuplicates");
   return {
     preset,
     weights,
@@ -174,6 +186,7 @@ export function resolveRanking(
     timeFilter,
     scaleFloors,
     versions,
+    collapseDuplicates,
     source: {
       preset: presetFrom?.[0] ?? "default",
       weights: weightsFrom,
@@ -184,6 +197,7 @@ export function resolveRanking(
       timeFilter: timeFilterFrom,
       scaleFloors: scaleFloorsFrom,
       versions: versionsFrom,
+      collapseDuplicates: collapseFrom,
     },
   };
 }

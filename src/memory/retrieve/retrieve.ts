@@ -16,6 +16,7 @@ import { type Focus, liftOf, timeFocus } from "./focus";
 import { plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
+import { collapseDuplicates, poolSize } from "./ranking/duplicates";
 import type { LexicalQuery, RelevanceKind } from "./ranking/relevance/kinds";
 import type { VersionLift } from "./ranking/versions";
 import { narrowed, type RankParams, type RankSection } from "./statements/params";
@@ -60,6 +61,8 @@ export type RetrieveInput = {
   scaleFloors?: boolean;
   /** Lift versions of a fact among the best by the question's time focus (presets.ts). */
   versions?: boolean;
+  /** Duplicates take one place in the top k (presets.ts, ranking/duplicates.ts). */
+  collapseDuplicates?: boolean;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -111,7 +114,7 @@ export const RETRIEVE_DEFAULTS = {
  */
 export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
-type Row = MemoryRecord & ScoredRow;
+type Row = MemoryRecord & ScoredRow & { duplicates?: number };
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
@@ -183,6 +186,8 @@ export async function retrieve(
     },
     thresholds,
   );
+  // Sections keep every copy: each section's top k is short, and a copy in another kind is another section's.
+  const collapse = ranking.collapseDuplicates && !sections;
   const retrievalId = newId("ret");
   // Ranking, touch and the log are statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
@@ -195,7 +200,7 @@ export async function retrieve(
     await lockAgentShared(tx, agentId);
     const [erased, ranked] = await Promise.all([
       erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
-      runPlan<Row>(tx, chosen, params),
+      collapse ? rankCollapsed(tx, chosen, params) : runPlan<Row>(tx, chosen, params),
     ]);
     if (erased) return ranked;
     // Sent together: the connection pipelines them, so the log costs no round trip of its own
@@ -230,6 +235,7 @@ export async function retrieve(
       relevance: Number(r.sRelevance),
       lift: Number(r.sLift ?? 0),
     },
+    duplicates: r.duplicates ?? 0,
     ...(r.section === undefined ? {} : { section: Number(r.section) }),
   }));
   // The fast path takes its candidates from indexes and has no time window (filters are a 400
@@ -250,6 +256,24 @@ export async function retrieve(
     },
     candidates: Number(rows[0]?.candidates ?? 0),
   };
+}
+
+/**
+ * The top k with duplicates collapsed (ranking/duplicates.ts): the plan ranks the best
+ * poolSize(k) exactly and the copies among them are folded. Should folding leave fewer than k
+ * while more memories remain (a stream holding more copies of one memory than the pool), the pool
+ * doubles and the plan runs again, in the same transaction: rare, and never a partial answer.
+ */
+async function rankCollapsed(
+  tx: Parameters<typeof runPlan>[0],
+  chosen: Parameters<typeof runPlan>[1],
+  params: RankParams,
+): Promise<Awaited<ReturnType<typeof runPlan<Row>>>> {
+  for (let pool = poolSize(params.k); ; pool *= 2) {
+    const ranked = await runPlan<Row>(tx, chosen, { ...params, k: pool });
+    const collapsed = collapseDuplicates(ranked.rows, params.k, pool);
+    if (collapsed.complete) return { ...ranked, rows: collapsed.rows };
+  }
 }
 
 /** A ranked row as the retrieval log keeps it: its id and scaled components. */

@@ -11,6 +11,7 @@ const scored = (id: string, description: string, score: number): ScoredMemory =>
   ...memory({ id, description }),
   score,
   scores: { recency: score, importance: score, relevance: score, lift: 0 },
+  duplicates: 0,
 });
 
 const ranked: ScoredMemory[] = [

@@ -40,6 +40,13 @@ describe("formatMemoryLine", () => {
     ).toBe("- [2023-05-09 21:30 UTC] (plan) Paint at 9am [until 2023-05-10 08:15 UTC, replaced by mem_new]");
   });
 
+  it("says how often a memory standing for folded duplicates was seen", () => {
+    expect(formatMemoryLine({ ...plan, duplicates: 4 })).toBe(
+      "- [2023-05-09 21:30 UTC] (plan) Paint at 9am [seen 5 times]",
+    );
+    expect(formatMemoryLine({ ...plan, duplicates: 0 })).toBe("- [2023-05-09 21:30 UTC] (plan) Paint at 9am");
+  });
+
   it("says how many cited memories are gone since", () => {
     expect(formatMemoryLine({ ...reflection, missingCitations: ["m3"] })).toBe(
       "- [2023-05-09 10:00 UTC] (reflection) ★ Caroline values community support [cites 3, 1 gone]",

@@ -130,6 +130,10 @@ const Scored = MemorySchema.extend({
     relevance: z.number(),
     lift: z.number().openapi({ description: "The score a version lift added (ranking.lift; 0 otherwise)" }),
   }),
+  duplicates: z.number().int().openapi({
+    description:
+      "How many duplicates of this memory (same kind and description but for case, spacing and punctuation), ranked among the best, it stands for (collapseDuplicates on, as in the default; 0 otherwise)",
+  }),
   section: z
     .number()
     .int()
@@ -163,7 +167,7 @@ const route = createRoute({
     "is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`.",
     'With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is;',
     "`ranking.timeWindow` gives the window applied (exact mode only).",
-    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions) left out come from the agent's defaults",
+    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates) left out come from the agent's defaults",
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
     "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
@@ -180,6 +184,8 @@ const route = createRoute({
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
     "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
     "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",
+    "With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation)",
+    "take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.",
   ].join(" "),
   request: {
     params: AgentParam,
