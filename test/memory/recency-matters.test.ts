@@ -86,16 +86,25 @@ describe("recency still matters under the default ranking", () => {
       })),
     });
     expect(res.status).toBe(201);
-    const got = await t.call("POST", `${path(agent)}/retrieve`, {
-      query: "how many approvals does a deploy need?",
-      now: "2026-07-01T00:00:00.000Z",
-      touch: false,
-    });
-    const body = (await got.json()) as { memories: { metadata: { at: string }; score: number }[] };
-    expect(body.memories.map((m) => m.metadata.at)).toEqual([
+    type Body = { memories: { metadata: { at: string }; score: number; duplicates: number }[] };
+    const ask = async (body: object) =>
+      (await (
+        await t.call("POST", `${path(agent)}/retrieve`, {
+          query: "how many approvals does a deploy need?",
+          now: "2026-07-01T00:00:00.000Z",
+          touch: false,
+          ...body,
+        })
+      ).json()) as Body;
+    // Every copy ranked: the recent one first, by score, not by the tie rule.
+    const all = await ask({ collapseDuplicates: false });
+    expect(all.memories.map((m) => m.metadata.at)).toEqual([
       "2026-06-30T23:59:00.000Z",
       "2026-06-01T12:00:00.000Z",
     ]);
-    expect(body.memories[0]?.score).toBeGreaterThan(body.memories[1]?.score ?? Number.POSITIVE_INFINITY);
+    expect(all.memories[0]?.score).toBeGreaterThan(all.memories[1]?.score ?? Number.POSITIVE_INFINITY);
+    // The default folds the copies: the recent one stands for both (ADR 0030).
+    const def = await ask({});
+    expect(def.memories.map((m) => [m.metadata.at, m.duplicates])).toEqual([["2026-06-30T23:59:00.000Z", 1]]);
   });
 });
