@@ -55,6 +55,8 @@ const N = Number(process.env.N ?? 40);
 /** Memories waiting to be embedded while the backlog part times its POSTs (the target's 2,000). */
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 2_000);
 const ms = (x: number) => x.toFixed(1);
+/** The scaled agents' name (bench/pglite-explain.ts copies them): copies with distinct texts. */
+const SCALED = "distinct";
 
 const { turns, queries, fingerprint } = readLocomo(dir);
 const system = await openSystem({ DATABASE_URL: url });
@@ -490,9 +492,14 @@ async function until(ok: () => Promise<boolean>, timeoutMs: number) {
   }
 }
 
-/** An agent of exactly `size` memories: the loaded turns copied (vectors too), oldest copies first cut. */
+/**
+ * An agent of exactly `size` memories: the loaded turns copied (vectors too), oldest copies first
+ * cut. Each copy after the first ends its text with its number ("… (copy 3)"): the default folds
+ * exact copies into one hit (ADR 0030), and a stream of 36 exact copies of each turn would time
+ * that, not a stream that grew.
+ */
 async function scaledAgent(size: number, tag = ""): Promise<string> {
-  const agent = `${source}default-${size}${tag ? `-${tag}` : ""}`;
+  const agent = `${source}${SCALED}-${size}${tag ? `-${tag}` : ""}`;
   const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agent}`;
   if (row?.n === size) return agent;
   await sql`DELETE FROM memories WHERE agent_id = ${agent}`;
@@ -510,7 +517,9 @@ async function scaledAgent(size: number, tag = ""): Promise<string> {
         ) SELECT count(*)::int AS n FROM s`;
       await tx`INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at,
           importance, importance_status, embedding_status, embedding_model, metadata)
-        SELECT m.id || '-x' || ${c}, ${agent}, kind, description, created_at - ${shift}::interval,
+        SELECT m.id || '-x' || ${c}, ${agent}, kind,
+          description || CASE WHEN ${c}::int = 0 THEN '' ELSE ' (copy ' || ${c}::int || ')' END,
+          created_at - ${shift}::interval,
           last_accessed_at - ${shift}::interval, importance, importance_status, embedding_status,
           embedding_model, metadata
         FROM copied JOIN memories m ON m.agent_id = copied.agent_id AND m.id = copied.id`;

@@ -31,7 +31,8 @@ const open = (env: Record<string, string>) =>
   );
 const pg = await open({ DATABASE_URL: url });
 const source = `locomo-${fingerprint}-${pg.providers.embedder.modelId}:`;
-const agent = `${source}default-${SIZE}`;
+// The default-speed bench's scaled agent (its `scaledAgent`: copies with distinct texts).
+const agent = `${source}distinct-${SIZE}`;
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 const lite = await open(process.env.LITE_WORKERS ? { MEMSTREAM_WORKERS: process.env.LITE_WORKERS } : {});
 const client = (lite.database.db as unknown as { $client: PGlite }).$client;

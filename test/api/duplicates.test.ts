@@ -72,6 +72,13 @@ describe("duplicate keys", () => {
     // Fewer rows than the pool: the candidates were all there.
     expect(collapseDuplicates(rows, 5, 7).complete).toBe(true);
   });
+
+  it("grow the pool by the share of distinct memories seen, at least doubling it", () => {
+    // 2 distinct among 60, 10 wanted: 1.5 × 10 × 60 / 2 = 450 (one more round, not three doublings).
+    expect(nextPool(60, 2, 10)).toBe(450);
+    expect(nextPool(60, 9, 10)).toBe(120);
+    expect(nextPool(60, 0, 10)).toBe(900);
+  });
 });
 
 describe("retrieve with duplicates", () => {

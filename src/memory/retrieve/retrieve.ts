@@ -16,7 +16,7 @@ import { type Focus, liftOf, timeFocus } from "./focus";
 import { plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
-import { collapseDuplicates, poolSize } from "./ranking/duplicates";
+import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
 import type { LexicalQuery, RelevanceKind } from "./ranking/relevance/kinds";
 import type { VersionLift } from "./ranking/versions";
 import { narrowed, type RankParams, type RankSection } from "./statements/params";
@@ -262,17 +262,19 @@ export async function retrieve(
  * The top k with duplicates collapsed (ranking/duplicates.ts): the plan ranks the best
  * poolSize(k) exactly and the copies among them are folded. Should folding leave fewer than k
  * while more memories remain (a stream holding more copies of one memory than the pool), the pool
- * doubles and the plan runs again, in the same transaction: rare, and never a partial answer.
+ * grows (nextPool) and the plan runs again, in the same transaction: rare, costs a second
+ * statement, and never gives a partial answer.
  */
 async function rankCollapsed(
   tx: Parameters<typeof runPlan>[0],
   chosen: Parameters<typeof runPlan>[1],
   params: RankParams,
 ): Promise<Awaited<ReturnType<typeof runPlan<Row>>>> {
-  for (let pool = poolSize(params.k); ; pool *= 2) {
+  for (let pool = poolSize(params.k); ; ) {
     const ranked = await runPlan<Row>(tx, chosen, { ...params, k: pool });
     const collapsed = collapseDuplicates(ranked.rows, params.k, pool);
     if (collapsed.complete) return { ...ranked, rows: collapsed.rows };
+    pool = nextPool(pool, collapsed.distinct, params.k);
   }
 }
 

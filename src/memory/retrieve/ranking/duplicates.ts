@@ -28,9 +28,21 @@ export function duplicateKey(kind: string, description: string): string {
   return `${kind}\u0000${text}`;
 }
 
+/**
+ * The pool for the next round when `distinct` memories were found among `pool` rows and k are
+ * wanted: grown by the share of distinct memories seen (so one more round usually suffices: a
+ * stream whose best are 36 copies each of a few memories goes 60 → ~900, not 60 → 120 → 240 →
+ * …), at least doubled.
+ */
+export function nextPool(pool: number, distinct: number, k: number): number {
+  return Math.max(2 * pool, Math.ceil((1.5 * k * pool) / Math.max(distinct, 1)));
+}
+
 export type Collapsed<R> = {
   /** The best of each group, in the given order, at most k; `duplicates`: the others folded into it. */
   rows: (R & { duplicates: number })[];
+  /** How many distinct memories `ranked` held. */
+  distinct: number;
   /**
    * Whether these are the top k distinct memories of the whole candidate set: true when k were
    * found, or when `ranked` held every candidate (fewer rows than the pool).
@@ -61,5 +73,9 @@ export function collapseDuplicates<R extends { kind: string; description: string
     groups.set(key, rep);
     kept.push(rep);
   }
-  return { rows: kept.slice(0, k), complete: kept.length >= k || ranked.length < pool };
+  return {
+    rows: kept.slice(0, k),
+    distinct: kept.length,
+    complete: kept.length >= k || ranked.length < pool,
+  };
 }
