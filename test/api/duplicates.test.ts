@@ -3,6 +3,7 @@ import {
   collapseDuplicates,
   DUPLICATE_POOL,
   duplicateKey,
+  nextPool,
 } from "../../src/memory/retrieve/ranking/duplicates";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
