@@ -137,23 +137,21 @@ export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Exa
   }
   const full = (reason: string, workers = false): ExactPlan => ({ statement: "full", reason, workers });
   if (narrowed(r)) return full("filters or a time window: every candidate scored");
+  // The lift compares the formula's best few: the full statement's tail (statements/select.ts).
+  if (r.lift && r.query)
+    return full(`versions lifted (${r.lift}) among the best: every memory scored`, state.large);
   const kind = r.lexical?.kind ?? "vector";
   const w = r.weights;
   const negative = w.recency < 0 || w.importance < 0 || w.relevance < 0;
   // The fused statement pays only on large streams (paired against the full statement on the
   // LoCoMo turns, identical rankings: 0.86x the time at 100k, 1.00x at 10k; docs/performance-history.md).
-  // It lifts versions too: its pruning keeps the best VERSION_TOP exact, and its relevance rows
-  // hold every memory, where a replacement is found (statements/threshold.ts).
   if ((kind === "hybrid" || kind === "contextual") && r.query && !negative && state.large) {
     return {
       statement: "fused",
-      reason: `relevance ${kind} over a whole stream of ${count(WORKERS_MIN_STREAM)}+ memories: every memory's relevance (words through the GIN index), only memories that can reach the top k scored${r.lift ? `, versions lifted (${r.lift}) among the best` : ""}, parallel workers`,
+      reason: `relevance ${kind} over a whole stream of ${count(WORKERS_MIN_STREAM)}+ memories: every memory's relevance (words through the GIN index), only memories that can reach the top k scored, parallel workers`,
       workers: true,
     };
   }
-  // The lift compares the formula's best few: the full statement's tail (statements/select.ts).
-  if (r.lift && r.query)
-    return full(`versions lifted (${r.lift}) among the best: every memory scored`, state.large);
   if (r.lexical) {
     // BM25 and the neighbour window need every candidate; workers split the scans of a large stream.
     const fused = kind !== "lexical" && r.query !== null;

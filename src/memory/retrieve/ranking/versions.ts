@@ -74,13 +74,12 @@ export function liftedCte(
 /**
  * For a `newer` lift, after liftedCte: `repl (old, id, score)`, each superseded memory of `best`
  * with its replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements
- * that is a row of `candidates` (default `cand`; any relation with every candidate's id), i.e. a
- * candidate) and its lifted score, and `replaced (id, score)`,
+ * that is a row of `cand`, i.e. a candidate) and its lifted score, and `replaced (id, score)`,
  * each replacement with the best score handed to it. Empty for `older`. The chain is walked by
  * primary key; the candidate set is read only when a superseded memory is among the best (a
  * one-time filter), so a ranking without supersession pays two empty CTEs.
  */
-export function replacedCte(p: { agentId: string; lift: VersionLift }, candidates = "cand"): SQL {
+export function replacedCte(p: { agentId: string; lift: VersionLift }): SQL {
   if (p.lift !== "newer") {
     return sql`repl AS (SELECT NULL::text AS old, NULL::text AS id, NULL::float8 AS score WHERE false),
     replaced AS (SELECT NULL::text AS id, NULL::float8 AS score WHERE false),`;
@@ -99,7 +98,7 @@ export function replacedCte(p: { agentId: string; lift: VersionLift }, candidate
       WHERE x.superseded_by IS NOT NULL
     ),
     present AS MATERIALIZED (
-      SELECT c.id FROM ${sql.raw(candidates)} c
+      SELECT c.id FROM cand c
       WHERE (SELECT count(*) FROM chain) > 0 AND c.id IN (SELECT unnest(ids) FROM chain)
     ),
     repl AS MATERIALIZED (

@@ -1,6 +1,5 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { filterConditions } from "../../filters";
-import { importanceSql, recencySql } from "../ranking/components";
 import { relevanceSql } from "../ranking/relevance/relevance";
 import type { RankParams } from "./params";
 import { MOST_RELEVANT, RECENT_IMPORTANT, thresholdOver } from "./threshold";
@@ -42,12 +41,6 @@ export function fusedRankQuery(
       listRel: { join: sql`LEFT JOIN d ON d.id = blist.id`, expr: sql`d.rel` },
       complete: true,
       carries: true,
-      // Every memory is a row of `d`, with its relevance, last access and importance.
-      candidates: {
-        ids: "d",
-        rows: (filter) => sql`SELECT d.id, ${recencySql(p, sql`d.last_accessed_at`)} AS rec,
-          ${importanceSql(sql`d.importance`)} AS imp, d.rel FROM d WHERE ${filter}`,
-      },
     },
     { listSize, mostRelevant },
   );

@@ -28,7 +28,7 @@ export type RankParams = {
   floors?: ScaleFloors;
   /**
    * Lift versions of a fact among the best few by the question's time focus (ranking/versions.ts);
-   * absent = none. The full and fused statements only (the planner sees to it); needs a query vector.
+   * absent = none. The full statement only (the planner sees to it); needs a query vector.
    */
   lift?: VersionLift;
   k: number;

@@ -42,23 +42,7 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">,
  */
 export function scoreLiftAndSelect(
   p: Pick<RankParams, "weights" | "k" | "agentId" | "fresh"> & { query: QueryVector; lift: VersionLift },
-  {
-    extraColumns = sql``,
-    candidates,
-  }: {
-    extraColumns?: SQL;
-    /**
-     * Where replacements are found when `cand` does not hold every candidate (the fused
-     * statement prunes it): `ids`, a relation with every candidate's id, and `rows(filter)`, the
-     * (id, rec, imp, rel) rows of the candidates `filter` keeps.
-     */
-    candidates?: { ids: string; rows: (filter: SQL) => SQL };
-  } = {},
 ): SQL {
-  const replacements = candidates
-    ? candidates.rows(sql`(SELECT count(*) FROM replaced) > 0 AND id IN (SELECT id FROM replaced)`)
-    : sql`SELECT id, rec, imp, rel FROM cand c
-        WHERE (SELECT count(*) FROM replaced) > 0 AND c.id IN (SELECT id FROM replaced)`;
   return sql`
     scaled AS (
       SELECT c.id, ${scaledColumnsSql("c", "b")}
@@ -71,15 +55,16 @@ export function scoreLiftAndSelect(
       LIMIT ${Math.max(p.k, VERSION_TOP)}
     ),
     ${liftedCte(p, "ranked")}
-    ${replacedCte(p, candidates?.ids)}
+    ${replacedCte(p)}
     pool AS (
       SELECT id, recency, importance, relevance, base FROM ranked
       UNION ALL
       SELECT s.id, s.recency, s.importance, s.relevance, ${scoreOfColumnsSql(p.weights, "s")}
       FROM (
-        -- From the candidates, not scaled: scaled stays inlined into ranked (one reference), and
-        -- they are read only when some replacement exists (a one-time filter).
-        SELECT c.id, ${scaledColumnsSql("c", "b")} FROM (${replacements}) c CROSS JOIN b
+        -- From cand, not scaled: scaled stays inlined into ranked (one reference), and cand is
+        -- read only when some replacement exists (a one-time filter).
+        SELECT c.id, ${scaledColumnsSql("c", "b")} FROM cand c CROSS JOIN b
+        WHERE (SELECT count(*) FROM replaced) > 0 AND c.id IN (SELECT id FROM replaced)
       ) s
       WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = s.id)
     ),
@@ -94,7 +79,7 @@ export function scoreLiftAndSelect(
       LIMIT ${p.k}
     )
     SELECT ${memoryColumns}, ${rankedColumns}, top.lift AS "sLift", top.superseded,
-      (SELECT n FROM b) AS candidates ${extraColumns}
+      (SELECT n FROM b) AS candidates
     FROM top JOIN memories m ON m.agent_id = ${p.agentId} AND m.id = top.id
     ORDER BY top.score DESC, top.superseded, top.created_at DESC, top.id COLLATE "C"`;
 }

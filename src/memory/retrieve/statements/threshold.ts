@@ -3,9 +3,8 @@ import { beatsSql, canReachSql, listedScoreSql, relevanceCutSql, scoreOfRawSql }
 import { importanceSql, recencySql } from "../ranking/components";
 import { cosineSql, freshSql } from "../ranking/relevance/vector";
 import { streamBoundsSql } from "../ranking/scale";
-import { VERSION_TOP } from "../ranking/versions";
 import type { RankParams } from "./params";
-import { scoreAndSelect, scoreLiftAndSelect } from "./select";
+import { scoreAndSelect } from "./select";
 
 /**
  * Memories in the recency + importance list (and per importance level). 100 against 300, the
@@ -98,12 +97,6 @@ export type ThresholdSource = {
   listRel: { join: SQL; expr: SQL };
   complete: boolean;
   carries?: boolean;
-  /**
-   * With a version lift (ranking/versions.ts; the fused statement only): the relation holding
-   * every candidate's id and the (id, rec, imp, rel) rows of those a filter keeps, where the lift
-   * finds replacements that the pruning left out of `cand`.
-   */
-  candidates?: { ids: string; rows: (filter: SQL) => SQL };
 };
 
 /** The threshold statement over any relevance source (the steps above). */
@@ -116,17 +109,13 @@ export function thresholdOver(
   const w = p.weights;
   const rec = (column: SQL) => recencySql(p, column);
   const bm = sql`(SELECT b_m FROM bm)`;
-  // A lift reorders the best VERSION_TOP by the formula: those must be exact too.
-  const lift = p.lift && p.query ? { ...p, query: p.query, lift: p.lift } : undefined;
-  if (lift && !src.candidates) throw new Error("a version lift needs the source's candidates");
-  const depth = lift ? Math.max(p.k, VERSION_TOP) : p.k;
   // The k-th best exact score among the rows of `cte` (id, rec, imp, rel); -Infinity if fewer.
   const kthOf = (cte: string) => {
     const col = (c: string) => sql.raw(`${cte}.${c}`);
     return sql`coalesce((
         SELECT ${scoreOfRawSql(w, { recency: col("rec"), importance: col("imp"), relevance: col("rel") }, "bnd")}
         FROM ${sql.raw(cte)} CROSS JOIN bnd
-        ORDER BY 1 DESC OFFSET ${depth - 1} LIMIT 1), '-Infinity'::float8)`;
+        ORDER BY 1 DESC OFFSET ${p.k - 1} LIMIT 1), '-Infinity'::float8)`;
   };
   const level = (cond: SQL) =>
     sql`SELECT id, ${importanceSql(sql`importance`)} AS imp, ${rec(sql`last_accessed_at`)} AS rec FROM memories
@@ -139,7 +128,6 @@ export function thresholdOver(
       : sql`CROSS JOIN LATERAL (SELECT id, last_accessed_at, importance FROM memories
           WHERE agent_id = ${agent} AND id = ${sql.raw(`${alias}.id`)} OFFSET 0) m`;
   const carried = sql.raw(src.carries ? ", last_accessed_at, importance" : "");
-  const pruned = sql`, (SELECT certain FROM g) AS pruned`;
   return sql`
     WITH ${src.head} d AS MATERIALIZED (${src.d}
     ),
@@ -206,9 +194,5 @@ export function thresholdOver(
       WHERE m.agent_id = ${agent} AND NOT (SELECT certain FROM g)
     ),
     b AS (SELECT bnd.*, (SELECT count(*) FROM cand) AS n FROM bnd),
-    ${
-      lift
-        ? scoreLiftAndSelect(lift, { extraColumns: pruned, candidates: src.candidates })
-        : scoreAndSelect(p, pruned)
-    }`;
+    ${scoreAndSelect(p, sql`, (SELECT certain FROM g) AS pruned`)}`;
 }
