@@ -184,9 +184,9 @@ const rocchio =
 
 /** RM3-style: expansion lexemes from the top m docs' windows (by windowed), weighted by doc score, γ of the query's mass. */
 const rm3 =
-  (m = 5, t = 10, gamma = 0.3, a = 0.6, share = 0.7, w = 0.5, win = true): Rel =>
+  (m = 5, t = 10, gamma = 0.3, a = 0.6, share = 0.7, w = 0.5, win = true, reach = 1): Rel =>
   (docs, q) => {
-    const first = windowed(a, share, w)(docs, q);
+    const first = winVar({ a, share, w, n: reach, decay: 0.7 })(docs, q);
     const order = ranks(first);
     const top = order.map((r, i) => [r, i] as const).filter(([r]) => r < m).map(([, i]) => i);
     const n = docs.length;
@@ -209,7 +209,7 @@ const rm3 =
     const tot = exp.reduce((s, [, v]) => s + v, 0);
     const terms = new Map(qt);
     for (const [x, v] of exp) terms.set(x, (gamma * qt.size * v) / (tot || 1));
-    return withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms, w, 1), a), share, 1, docs);
+    return withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms, w, reach, 0.7), a), share, 1, docs);
   };
 
 /** Generic windowed variant: BM25F ±n with decay, neighbour lift ±nn by max or sum, gap. */
@@ -349,6 +349,8 @@ if (grid.includes("combo2")) {
   for (const vw of [0.25, 0.5]) run(`bm25f ±5 decay0.7 + window vector vw${vw}`, windowVec(0.6, 0.7, 0.5, vw, 5, 0.7));
   for (const sigma of [0.2, 0.4]) run(`bm25f ±5 decay0.7 + session bm25 σ${sigma}`, session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n: 5, decay: 0.7 })));
 }
+if (grid.includes("combo3"))
+  for (const m of [3, 10]) run(`bm25f ±5 decay0.7 + rm3 m${m} t10 γ0.2`, rm3(m, 10, 0.2, 0.6, 0.7, 0.5, true, 5));
 if (grid.includes("rerank")) for (const R of [50]) for (const lam of [0.2, 0.5]) for (const n of [1, 2]) run(`rerank top${R} λ${lam} ±${n}`, rerank(R, lam, n));
 if (grid.includes("session"))
   for (const how of ["max", "top3", "bm25", "cos"] as const) for (const sigma of [0.15, 0.4]) run(`session ${how} σ${sigma}`, session(how, sigma));
