@@ -81,57 +81,53 @@ export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeights: readonly n
     lex_stats AS (${stats}),
     lex_post AS (${postings}
     ),${score}`;
-  // Runs: a memory created more than NEIGHBOUR_GAP_S after the one before starts a new run. The
-  // window's length is the own length plus each neighbour's of the same run × its weight, nearest
-  // first; `near` lists those neighbours' ids (null past the run's ends): 1 place before, 1 after,
-  // 2 before, …, so each own posting also counts, × the weight, for every memory of its run up to
-  // neighbourWeights.length places away. Expanding the postings from their own row keeps the
-  // expansion to the matching memories × 2·reach (a join on positions expanded every memory and
-  // cost 2.6× ±1's time at 10k).
+  // Runs: a memory created more than NEIGHBOUR_GAP_S after the one before starts a new run; `pos`
+  // is its place in createdAt order, [lo, hi] its run's places. The window's length is the own
+  // length plus each neighbour's of the run × its weight, nearest first. Each own posting counts
+  // for its memory (× 1) and, × the weight, for every memory of its run up to
+  // neighbourWeights.length places away: the postings (one per matching memory and query lexeme)
+  // are expanded by those offsets and joined to the window rows on the place, so the expansion
+  // is the matching memories × (2·reach + 1), never the whole stream × offsets.
   const gap = sql.raw(`interval '${NEIGHBOUR_GAP_S} seconds'`);
   const f8 = (x: number) => `${x}::float8`;
-  const reach = neighbourWeights.length;
-  // The frame's arrays hold the memories up to `reach` places before and after, the own one at
-  // `me` (the frame is cut short only before the stream's first memories).
-  const at = (d: number) => `me ${d < 0 ? "-" : "+"} ${Math.abs(d)}`;
-  const sides = neighbourWeights.flatMap((w, i) => [
-    { d: -(i + 1), w },
-    { d: i + 1, w },
-  ]);
-  const lengths = sides
-    .map(({ d, w }) => ` + CASE WHEN runs[${at(d)}] = run THEN ${f8(w)} * dls[${at(d)}] ELSE 0 END`)
+  const lengths = neighbourWeights
+    .map(
+      (w, i) =>
+        ` + ${f8(w)} * (CASE WHEN pos - ${i + 1} >= lo THEN lag(dl, ${i + 1}) OVER w ELSE 0 END
+          + CASE WHEN pos + ${i + 1} <= hi THEN lead(dl, ${i + 1}) OVER w ELSE 0 END)::float8`,
+    )
     .join("");
-  const ids = sides.map(({ d }) => `CASE WHEN runs[${at(d)}] = run THEN ids[${at(d)}] END`).join(", ");
-  const weights = sides.map(({ w }) => f8(w)).join(", ");
+  const offsets = [
+    "(0, 1::float8)",
+    ...neighbourWeights.flatMap((w, i) => [`(${-(i + 1)}, ${f8(w)})`, `(${i + 1}, ${f8(w)})`]),
+  ].join(", ");
   return sql`
     lex_win AS MATERIALIZED (
-      SELECT id, dl::float8${sql.raw(lengths)} AS dl, ARRAY[${sql.raw(ids)}] AS near
+      SELECT id, pos, lo, hi, dl::float8${sql.raw(lengths)} AS dl
       FROM (
-        SELECT id, dl, run, least(row_number() OVER w, ${reach + 1}) AS me,
-          array_agg(id) OVER f AS ids, array_agg(run) OVER f AS runs, array_agg(dl::float8) OVER f AS dls
+        SELECT id, dl, pos, min(pos) OVER r AS lo, max(pos) OVER r AS hi
         FROM (
-          SELECT id, dl, at, sum(starts) OVER (ORDER BY at, id COLLATE "C") AS run
+          SELECT id, dl, pos, sum(starts) OVER (ORDER BY pos) AS run
           FROM (
-            SELECT id, dl, at, CASE WHEN lag(at) OVER (ORDER BY at, id COLLATE "C") >= at - ${gap} THEN 0 ELSE 1 END AS starts
+            SELECT id, dl, row_number() OVER o AS pos,
+              CASE WHEN lag(at) OVER o >= at - ${gap} THEN 0 ELSE 1 END AS starts
             FROM rel_base
+            WINDOW o AS (ORDER BY at, id COLLATE "C")
           ) x
         ) y
-        WINDOW w AS (ORDER BY at, id COLLATE "C"), f AS (w ROWS BETWEEN ${sql.raw(String(reach))} PRECEDING AND ${sql.raw(String(reach))} FOLLOWING)
+        WINDOW r AS (PARTITION BY run)
       ) z
+      WINDOW w AS (ORDER BY pos)
     ),
     lex_stats AS (SELECT count(*)::float8 AS n, avg(dl) AS avgdl FROM lex_win),
-    lex_own AS MATERIALIZED (${postings}
+    lex_own AS (${postings}
     ),
-    lex_src AS MATERIALIZED (SELECT o.lexeme, o.tf, x.near FROM lex_own o JOIN lex_win x USING (id)),
+    lex_src AS MATERIALIZED (SELECT o.lexeme, o.tf, x.pos, x.lo, x.hi FROM lex_own o JOIN lex_win x USING (id)),
     lex_post AS (
-      SELECT t.id, t.lexeme, sum(t.tf ORDER BY t.tf) AS tf, min(x.dl) AS dl
-      FROM (
-        SELECT id, lexeme, tf FROM lex_own
-        UNION ALL
-        SELECT n.id, o.lexeme, n.w * o.tf
-        FROM lex_src o CROSS JOIN LATERAL unnest(o.near, ARRAY[${sql.raw(weights)}]) n(id, w)
-        WHERE n.id IS NOT NULL
-      ) t JOIN lex_win x ON x.id = t.id
-      GROUP BY t.id, t.lexeme
+      SELECT y.id, s.lexeme, sum(d.w * s.tf ORDER BY d.w * s.tf) AS tf, min(y.dl) AS dl
+      FROM lex_src s CROSS JOIN (VALUES ${sql.raw(offsets)}) d(k, w)
+        JOIN lex_win y ON y.pos = s.pos + d.k
+      WHERE s.pos + d.k BETWEEN s.lo AND s.hi
+      GROUP BY y.pos, y.id, s.lexeme
     ),${score}`;
 }
