@@ -15,7 +15,17 @@ import { silentLogger } from "../src/lib/logger";
 import { NEIGHBOUR_GAP_S } from "../src/memory/retrieve/ranking/relevance/kinds";
 import { timeWindow } from "../src/memory/retrieve/time-window";
 import { readLocomo, score } from "./lib/locomo";
-import { bm25, bm25f, cosine, type Doc, fuse, minMax, readStream, type Stream, withNeighbours } from "./lib/sim";
+import {
+  bm25,
+  bm25f,
+  cosine,
+  type Doc,
+  fuse,
+  minMax,
+  readStream,
+  type Stream,
+  withNeighbours,
+} from "./lib/sim";
 import { split } from "./lib/split";
 import { printTable } from "./lib/stats";
 
@@ -24,7 +34,11 @@ const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev")
 const url = process.env.EVAL_DATABASE_URL;
 if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
 const { queries, fingerprint } = readLocomo(dir);
-const config = loadConfig({ DATABASE_URL: url, MEMSTREAM_DATA_DIR: "memory://", EMBEDDING_PROVIDER: "offline" });
+const config = loadConfig({
+  DATABASE_URL: url,
+  MEMSTREAM_DATA_DIR: "memory://",
+  EMBEDDING_PROVIDER: "offline",
+});
 const system = await composeSystem(config, silentLogger);
 const { embedder } = system.providers;
 const db = system.app.memory.db;
@@ -35,7 +49,15 @@ const streams = new Map<string, Stream>();
 for (const conv of new Set(asked.map((q) => q.conversation_id)))
   streams.set(agentOf(conv), await readStream(db, agentOf(conv), model));
 
-type Q = { stream: string; text: string; conv: string; evidence: string[]; now: number; vec: Float64Array; terms: string[] };
+type Q = {
+  stream: string;
+  text: string;
+  conv: string;
+  evidence: string[];
+  now: number;
+  vec: Float64Array;
+  terms: string[];
+};
 const vs = await embedder.embed(asked.map((q) => q.question));
 const lex = await queryRows<{ i: number; t: string[] }>(
   db,
@@ -69,7 +91,14 @@ const near = (docs: Doc[], i: number, j: number, gap = NEIGHBOUR_GAP_S) =>
   j >= 0 && j < docs.length && Math.abs((docs[i] as Doc).at - (docs[j] as Doc).at) <= gap;
 
 /** BM25F with neighbours up to `n` either side of the same run, weight w·decay^(|d|−1) (sim.ts's bm25f, with a gap). */
-function bm25fN(docs: Doc[], terms: Map<string, number>, w: number, n = 1, decay = 1, gap = NEIGHBOUR_GAP_S): number[] {
+function bm25fN(
+  docs: Doc[],
+  terms: Map<string, number>,
+  w: number,
+  n = 1,
+  decay = 1,
+  gap = NEIGHBOUR_GAP_S,
+): number[] {
   const win = docs.map((d, i) => {
     const tf = new Map(d.tf);
     let dl = d.dl;
@@ -77,7 +106,8 @@ function bm25fN(docs: Doc[], terms: Map<string, number>, w: number, n = 1, decay
       if (k === 0 || i + k < 0 || i + k >= docs.length) continue;
       // the same run: every step within the gap
       let ok = true;
-      for (let s = 0; Math.abs(s) < Math.abs(k); s += Math.sign(k)) if (!near(docs, i + s, i + s + Math.sign(k), gap)) ok = false;
+      for (let s = 0; Math.abs(s) < Math.abs(k); s += Math.sign(k))
+        if (!near(docs, i + s, i + s + Math.sign(k), gap)) ok = false;
       if (!ok) continue;
       const x = docs[i + k] as Doc;
       const ww = w * decay ** (Math.abs(k) - 1);
@@ -89,7 +119,15 @@ function bm25fN(docs: Doc[], terms: Map<string, number>, w: number, n = 1, decay
   return bm25(win, terms);
 }
 
-const withNb = (rel: number[], share: number, docs: Doc[], n = 1, mode: "max" | "sum" = "max", gap = NEIGHBOUR_GAP_S, decay = 1) =>
+const withNb = (
+  rel: number[],
+  share: number,
+  docs: Doc[],
+  n = 1,
+  mode: "max" | "sum" = "max",
+  gap = NEIGHBOUR_GAP_S,
+  decay = 1,
+) =>
   rel.map((r, i) => {
     let best = 0;
     let sum = 0;
@@ -136,7 +174,10 @@ const rrf =
     const l = bm25f(docs, terms1(q), w, 1);
     const rc = ranks(c);
     const rl = ranks(l);
-    const f = docs.map((_, i) => wv / (k + (rc[i] as number) + 1) + ((l[i] as number) > 0 ? 1 / (k + (rl[i] as number) + 1) : 0));
+    const f = docs.map(
+      (_, i) =>
+        wv / (k + (rc[i] as number) + 1) + ((l[i] as number) > 0 ? 1 / (k + (rl[i] as number) + 1) : 0),
+    );
     return withNeighbours(minMax(f, 0), share, 1, docs);
   };
 
@@ -188,7 +229,10 @@ const rm3 =
   (docs, q) => {
     const first = winVar({ a, share, w, n: reach, decay: 0.7 })(docs, q);
     const order = ranks(first);
-    const top = order.map((r, i) => [r, i] as const).filter(([r]) => r < m).map(([, i]) => i);
+    const top = order
+      .map((r, i) => [r, i] as const)
+      .filter(([r]) => r < m)
+      .map(([, i]) => i);
     const n = docs.length;
     const df = new Map<string, number>();
     for (const d of docs) for (const x of d.tf.keys()) df.set(x, (df.get(x) ?? 0) + 1);
@@ -205,7 +249,10 @@ const rm3 =
       }
     }
     const qt = terms1(q);
-    const exp = [...wt].filter(([x]) => !qt.has(x)).sort((x, y) => y[1] - x[1]).slice(0, t);
+    const exp = [...wt]
+      .filter(([x]) => !qt.has(x))
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, t);
     const tot = exp.reduce((s, [, v]) => s + v, 0);
     const terms = new Map(qt);
     for (const [x, v] of exp) terms.set(x, (gamma * qt.size * v) / (tot || 1));
@@ -214,10 +261,24 @@ const rm3 =
 
 /** Generic windowed variant: BM25F ±n with decay, neighbour lift ±nn by max or sum, gap. */
 const winVar =
-  (o: { a?: number; share?: number; w?: number; n?: number; decay?: number; nn?: number; mode?: "max" | "sum"; gap?: number; ndecay?: number }): Rel =>
+  (o: {
+    a?: number;
+    share?: number;
+    w?: number;
+    n?: number;
+    decay?: number;
+    nn?: number;
+    mode?: "max" | "sum";
+    gap?: number;
+    ndecay?: number;
+  }): Rel =>
   (docs, q) =>
     withNb(
-      fuse(cosine(docs, q.vec), bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 1, o.decay ?? 1, o.gap ?? NEIGHBOUR_GAP_S), o.a ?? 0.6),
+      fuse(
+        cosine(docs, q.vec),
+        bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 1, o.decay ?? 1, o.gap ?? NEIGHBOUR_GAP_S),
+        o.a ?? 0.6,
+      ),
       o.share ?? 0.7,
       docs,
       o.nn ?? 1,
@@ -232,7 +293,10 @@ const rerank =
   (docs, q) => {
     const first = windowed()(docs, q);
     const order = ranks(first);
-    const idx = order.map((r, i) => [r, i] as const).filter(([r]) => r < R).map(([, i]) => i);
+    const idx = order
+      .map((r, i) => [r, i] as const)
+      .filter(([r]) => r < R)
+      .map(([, i]) => i);
     const extra = idx.map((i) => {
       const acc = new Float64Array(q.vec.length);
       for (let j = i - n; j <= i + n; j++) {
@@ -248,7 +312,6 @@ const rerank =
     });
     return out;
   };
-
 
 /** Sessions: runs of memories each within `gap` of the previous. Returns the session index of each doc. */
 const sessions = (docs: Doc[], gap = NEIGHBOUR_GAP_S) => {
@@ -268,19 +331,50 @@ const session =
     const s = sessions(docs, gap);
     const n = (s.at(-1) ?? 0) + 1;
     const per = new Array<number>(n).fill(0);
-    if (how === "max") base.forEach((r, i) => { per[s[i] as number] = Math.max(per[s[i] as number] as number, r); });
+    if (how === "max")
+      base.forEach((r, i) => {
+        per[s[i] as number] = Math.max(per[s[i] as number] as number, r);
+      });
     else if (how === "top3") {
       const groups: number[][] = Array.from({ length: n }, () => []);
-      base.forEach((r, i) => (groups[s[i] as number] as number[]).push(r));
-      groups.forEach((g, k) => { const t = g.sort((x, y) => y - x).slice(0, 3); per[k] = t.reduce((a, x) => a + x, 0) / 3; });
+      base.forEach((r, i) => {
+        (groups[s[i] as number] as number[]).push(r);
+      });
+      groups.forEach((g, k) => {
+        const t = g.sort((x, y) => y - x).slice(0, 3);
+        per[k] = t.reduce((a, x) => a + x, 0) / 3;
+      });
     } else if (how === "bm25") {
-      const sd: Doc[] = Array.from({ length: n }, (_, k) => ({ id: String(k), label: "", at: 0, accessed: 0, imp: null, tf: new Map(), dl: 0, vec: null, text: "" }));
-      docs.forEach((d, i) => { const x = sd[s[i] as number] as Doc; x.dl += d.dl; for (const [t, c] of d.tf) x.tf.set(t, (x.tf.get(t) ?? 0) + c); });
-      bm25(sd, terms1(q)).forEach((v, k) => { per[k] = v; });
+      const sd: Doc[] = Array.from({ length: n }, (_, k) => ({
+        id: String(k),
+        label: "",
+        at: 0,
+        accessed: 0,
+        imp: null,
+        tf: new Map(),
+        dl: 0,
+        vec: null,
+        text: "",
+      }));
+      docs.forEach((d, i) => {
+        const x = sd[s[i] as number] as Doc;
+        x.dl += d.dl;
+        for (const [t, c] of d.tf) x.tf.set(t, (x.tf.get(t) ?? 0) + c);
+      });
+      bm25(sd, terms1(q)).forEach((v, k) => {
+        per[k] = v;
+      });
     } else {
       const acc = Array.from({ length: n }, () => new Float64Array(q.vec.length));
-      docs.forEach((d, i) => { if (d.vec) addTo(acc[s[i] as number] as Float64Array, norm(d.vec), 1); });
-      cosine(acc.map((v) => ({ vec: v }) as Doc), q.vec).forEach((v, k) => { per[k] = v ?? 0; });
+      docs.forEach((d, i) => {
+        if (d.vec) addTo(acc[s[i] as number] as Float64Array, norm(d.vec), 1);
+      });
+      cosine(
+        acc.map((v) => ({ vec: v }) as Doc),
+        q.vec,
+      ).forEach((v, k) => {
+        per[k] = v ?? 0;
+      });
     }
     const sc = minMax(per, 0);
     return base.map((r, i) => r + sigma * (sc[s[i] as number] as number));
@@ -322,14 +416,30 @@ if (grid.includes("base")) {
 if (grid.includes("rrf"))
   for (const k of [10, 30, 60]) for (const wv of [0.7, 1, 1.5]) run(`rrf k${k} wv${wv}`, rrf(k, wv));
 if (grid.includes("vecwin"))
-  for (const vw of [0.25, 0.5, 1]) for (const a of [0.5, 0.6, 0.7]) run(`window vector vw${vw} α${a}`, windowVec(a, 0.7, 0.5, vw));
+  for (const vw of [0.25, 0.5, 1])
+    for (const a of [0.5, 0.6, 0.7]) run(`window vector vw${vw} α${a}`, windowVec(a, 0.7, 0.5, vw));
 if (grid.includes("rocchio"))
-  for (const m of [3, 10]) for (const beta of [0.5, 1.5]) for (const nb of [0, 1]) run(`rocchio m${m} β${beta} nb${nb}`, rocchio(m, beta, 0.6, 0.7, 0.5, nb));
+  for (const m of [3, 10])
+    for (const beta of [0.5, 1.5])
+      for (const nb of [0, 1]) run(`rocchio m${m} β${beta} nb${nb}`, rocchio(m, beta, 0.6, 0.7, 0.5, nb));
 if (grid.includes("rm3"))
-  for (const m of [3, 10]) for (const t of [10]) for (const g of [0.2, 0.5]) run(`rm3 m${m} t${t} γ${g}`, rm3(m, t, g));
+  for (const m of [3, 10])
+    for (const t of [10]) for (const g of [0.2, 0.5]) run(`rm3 m${m} t${t} γ${g}`, rm3(m, t, g));
 if (grid.includes("win")) {
-  for (const [n, decay, w] of [[2, 1, 0.5], [2, 0.5, 0.5], [3, 0.5, 0.5], [2, 0.5, 1]] as const) run(`bm25f ±${n} decay${decay} w${w}`, winVar({ n, decay, w }));
-  for (const [nn, mode, share] of [[1, "sum", 0.7], [2, "max", 0.7], [2, "sum", 0.7], [2, "sum", 1]] as const) run(`lift ±${nn} ${mode} share${share}`, winVar({ nn, mode, share, ndecay: 0.5 }));
+  for (const [n, decay, w] of [
+    [2, 1, 0.5],
+    [2, 0.5, 0.5],
+    [3, 0.5, 0.5],
+    [2, 0.5, 1],
+  ] as const)
+    run(`bm25f ±${n} decay${decay} w${w}`, winVar({ n, decay, w }));
+  for (const [nn, mode, share] of [
+    [1, "sum", 0.7],
+    [2, "max", 0.7],
+    [2, "sum", 0.7],
+    [2, "sum", 1],
+  ] as const)
+    run(`lift ±${nn} ${mode} share${share}`, winVar({ nn, mode, share, ndecay: 0.5 }));
   for (const gap of [120, 86400]) run(`gap ${gap}s`, winVar({ gap }));
 }
 if (grid.includes("wide"))
@@ -338,21 +448,39 @@ if (grid.includes("wide"))
       for (const w of (process.env.WS ?? "0.5,1").split(",").map(Number))
         run(`bm25f ±${n} decay${decay} w${w}`, winVar({ n, decay, w }));
 if (grid.includes("combo"))
-  for (const [n, decay] of [[3, 0.5], [4, 0.7]] as const)
-    for (const sigma of [0.2, 0.4]) run(`bm25f ±${n} decay${decay} + session bm25 σ${sigma}`, session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n, decay })));
+  for (const [n, decay] of [
+    [3, 0.5],
+    [4, 0.7],
+  ] as const)
+    for (const sigma of [0.2, 0.4])
+      run(
+        `bm25f ±${n} decay${decay} + session bm25 σ${sigma}`,
+        session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n, decay })),
+      );
 if (grid.includes("refit"))
   for (const n of (process.env.NS ?? "4,6").split(",").map(Number))
     for (const a of [0.5, 0.6, 0.7])
       for (const share of [0.5, 0.7, 0.9])
-        if (!(a === 0.6 && share === 0.7)) run(`bm25f ±${n} decay0.7 α${a} share${share}`, winVar({ n, decay: 0.7, a, share }));
+        if (!(a === 0.6 && share === 0.7))
+          run(`bm25f ±${n} decay0.7 α${a} share${share}`, winVar({ n, decay: 0.7, a, share }));
 if (grid.includes("combo2")) {
-  for (const vw of [0.25, 0.5]) run(`bm25f ±5 decay0.7 + window vector vw${vw}`, windowVec(0.6, 0.7, 0.5, vw, 5, 0.7));
-  for (const sigma of [0.2, 0.4]) run(`bm25f ±5 decay0.7 + session bm25 σ${sigma}`, session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n: 5, decay: 0.7 })));
+  for (const vw of [0.25, 0.5])
+    run(`bm25f ±5 decay0.7 + window vector vw${vw}`, windowVec(0.6, 0.7, 0.5, vw, 5, 0.7));
+  for (const sigma of [0.2, 0.4])
+    run(
+      `bm25f ±5 decay0.7 + session bm25 σ${sigma}`,
+      session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n: 5, decay: 0.7 })),
+    );
 }
 if (grid.includes("combo3"))
-  for (const m of [3, 10]) run(`bm25f ±5 decay0.7 + rm3 m${m} t10 γ0.2`, rm3(m, 10, 0.2, 0.6, 0.7, 0.5, true, 5));
-if (grid.includes("rerank")) for (const R of [50]) for (const lam of [0.2, 0.5]) for (const n of [1, 2]) run(`rerank top${R} λ${lam} ±${n}`, rerank(R, lam, n));
+  for (const m of [3, 10])
+    run(`bm25f ±5 decay0.7 + rm3 m${m} t10 γ0.2`, rm3(m, 10, 0.2, 0.6, 0.7, 0.5, true, 5));
+if (grid.includes("rerank"))
+  for (const R of [50])
+    for (const lam of [0.2, 0.5])
+      for (const n of [1, 2]) run(`rerank top${R} λ${lam} ±${n}`, rerank(R, lam, n));
 if (grid.includes("session"))
-  for (const how of ["max", "top3", "bm25", "cos"] as const) for (const sigma of [0.15, 0.4]) run(`session ${how} σ${sigma}`, session(how, sigma));
+  for (const how of ["max", "top3", "bm25", "cos"] as const)
+    for (const sigma of [0.15, 0.4]) run(`session ${how} σ${sigma}`, session(how, sigma));
 printTable(rows);
 process.exit(0);

@@ -92,7 +92,9 @@ describe("retrieve: windowed relevance (BM25F with the neighbours' words)", () =
     const res = await t.call("POST", `/v1/agents/${agent}/memories`, {
       memories: texts.map((text, i) => ({
         description: text,
-        createdAt: new Date(Date.parse("2026-01-10T01:00:00.000Z") + (minutes[i] as number) * 60_000).toISOString(),
+        createdAt: new Date(
+          Date.parse("2026-01-10T01:00:00.000Z") + (minutes[i] as number) * 60_000,
+        ).toISOString(),
         importance: 5,
         embedding: [1, 0, 0],
         embeddingModel: MODEL,
@@ -114,7 +116,10 @@ describe("retrieve: windowed relevance (BM25F with the neighbours' words)", () =
       weights: { recency: 0, importance: 0, relevance: 1 },
     });
     const lex = new Map(
-      ((await lexical.json()) as { memories: Result[] }).memories.map((m) => [m.description, m.scores.relevance]),
+      ((await lexical.json()) as { memories: Result[] }).memories.map((m) => [
+        m.description,
+        m.scores.relevance,
+      ]),
     );
     // Lexical part alone (α 0) decreases with distance up to echo; foxtrot gets nothing.
     const order = ["volcano", "alpha", "bravo", "charlie", "delta", "echo"].map((x) => lex.get(x) ?? -1);

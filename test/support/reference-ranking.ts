@@ -187,7 +187,10 @@ function relevanceOf(cands: RefMemory[], o: RefOptions): (number | null)[] {
       for (let k = 1; k <= NEIGHBOUR_FIELD_REACH; k++) {
         const j = order[at + dir * k];
         if (j === undefined) break;
-        if (Math.abs(createdOf(cands[j] as RefMemory) - createdOf(cands[from] as RefMemory)) > NEIGHBOUR_GAP_MS) break;
+        if (
+          Math.abs(createdOf(cands[j] as RefMemory) - createdOf(cands[from] as RefMemory)) > NEIGHBOUR_GAP_MS
+        )
+          break;
         out.push({ j, w: NEIGHBOUR_FIELD * NEIGHBOUR_FIELD_DECAY ** (k - 1) });
         from = j;
       }
