@@ -259,6 +259,29 @@ const rm3 =
     return withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms, w, reach, 0.7), a), share, 1, docs);
   };
 
+/** BM25F over ±n of the same run with the earlier memories at `before` and the later at `after` (× decay per place). */
+const asym =
+  (before: number, after: number, n = 5, decay = 0.7): Rel =>
+  (docs, q) => {
+    const win = docs.map((d, i) => {
+      const tf = new Map(d.tf);
+      let dl = d.dl;
+      for (const [dir, w] of [
+        [-1, before],
+        [1, after],
+      ] as const)
+        for (let k = 1; k <= n; k++) {
+          const x = docs[i + dir * k];
+          if (!x || !near(docs, i + dir * (k - 1), i + dir * k)) break;
+          const ww = w * decay ** (k - 1);
+          dl += ww * x.dl;
+          for (const [t, c] of x.tf) tf.set(t, (tf.get(t) ?? 0) + ww * c);
+        }
+      return { ...d, tf, dl };
+    });
+    return withNeighbours(fuse(cosine(docs, q.vec), bm25(win, terms1(q)), 0.6), 0.7, 1, docs);
+  };
+
 /** Generic windowed variant: BM25F ±n with decay, neighbour lift ±nn by max or sum, gap. */
 const winVar =
   (o: {
@@ -475,6 +498,14 @@ if (grid.includes("combo2")) {
 if (grid.includes("combo3"))
   for (const m of [3, 10])
     run(`bm25f ±5 decay0.7 + rm3 m${m} t10 γ0.2`, rm3(m, 10, 0.2, 0.6, 0.7, 0.5, true, 5));
+if (grid.includes("asym"))
+  for (const [b, a] of [
+    [0.5, 0.5],
+    [0.5, 0.25],
+    [0.25, 0.5],
+    [0.7, 0.35],
+  ] as const)
+    run(`bm25f ±5 decay0.7, earlier ${b}, later ${a}`, asym(b, a));
 if (grid.includes("rerank"))
   for (const R of [50])
     for (const lam of [0.2, 0.5])
