@@ -21,6 +21,9 @@
  * - `base` (not in the default parts): the default at BENCH_DEFAULT_SIZES against another
  *   checkout's retrieve (`BENCH_DEFAULT_BASE`, e.g. `git worktree add ../base <commit>` with
  *   node_modules linked), paired per question, rankings compared by ids and scores.
+ * - `windowed` (not in the default parts): windowed relevance alone with the time filter (weights
+ *   0/0/1, the best relevance alone, ADR 0026) at BENCH_DEFAULT_SIZES against the same request to
+ *   BENCH_DEFAULT_BASE's retrieve, paired per question, rankings compared by ids and scores.
  * - `backlog`: zero-config (PGlite, in-process workers, offline embedder): `BENCH_BACKLOG` (default
  *   2,000) memories without vectors are posted, then batch POSTs of 250 are timed while the workers
  *   embed them: p99, target ≤ 50 ms.
@@ -75,6 +78,7 @@ try {
   if (PARTS.includes("statement")) results.statement = await statement();
   if (PARTS.includes("previous")) results.previous = await previous();
   if (PARTS.includes("base")) results.base = await againstBase();
+  if (PARTS.includes("windowed")) results.windowed = await windowedAgainstBase();
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
   if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
@@ -282,6 +286,39 @@ async function againstBase() {
   }
   console.log(
     `\nthe default, this checkout (new) against ${checkout} (base), ${asked.length} questions x 2 rounds, paired`,
+  );
+  printTable(rows);
+  return rows;
+}
+
+/** Windowed relevance alone (+ time filter) at each size against another checkout's, paired per question. */
+async function windowedAgainstBase() {
+  const checkout = process.env.BENCH_DEFAULT_BASE;
+  if (!checkout) throw new Error("BENCH_DEFAULT_PARTS=windowed needs BENCH_DEFAULT_BASE (a checkout)");
+  const baseRetrieve = await retrieveOf(checkout);
+  const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
+  const rows = [];
+  for (const size of SIZES) {
+    const agent = await scaledAgent(size);
+    const p = await pairedRuns(asked.length, async (side, i) => {
+      const q = asked[i] as Query;
+      const r = await (side === "base" ? baseRetrieve : retrieve)(system.app.memory, agent, {
+        query: q.question,
+        queryEmbedding: vectors[i],
+        now: q.now,
+        k: 10,
+        touch: false,
+        mode: "exact",
+        relevance: "windowed",
+        weights: { recency: 0, importance: 0, relevance: 1 },
+        timeFilter: true,
+      });
+      return r.memories.map((m) => `${m.id}:${m.score}`).join(",");
+    });
+    rows.push({ memories: size.toLocaleString("en-US"), ...pairedSummary(p) });
+  }
+  console.log(
+    `\nwindowed relevance alone + time filter, this checkout (new) against ${checkout} (base), ${asked.length} questions, paired`,
   );
   printTable(rows);
   return rows;

@@ -227,6 +227,30 @@ const MUTANTS: Mutant[] = [
     to: "CONTEXT_FIELD_WEIGHT = 0.4",
   },
   {
+    label: "windowed reach 4",
+    file: `${R}ranking/relevance/kinds.ts`,
+    from: "CONTEXT_FIELD_REACH = 5",
+    to: "CONTEXT_FIELD_REACH = 4",
+  },
+  {
+    label: "windowed decay 0.8",
+    file: `${R}ranking/relevance/kinds.ts`,
+    from: "CONTEXT_FIELD_DECAY = 0.7",
+    to: "CONTEXT_FIELD_DECAY = 0.8",
+  },
+  {
+    label: "windowed words across a run's end",
+    file: `${R}ranking/relevance/bm25.ts`,
+    from: "WHERE s.pos + d.k BETWEEN s.lo AND s.hi",
+    to: "WHERE true",
+  },
+  {
+    label: "windowed length across a run's end",
+    file: `${R}ranking/relevance/bm25.ts`,
+    from: "CASE WHEN pos - ${i + 1} >= lo THEN",
+    to: "CASE WHEN true THEN",
+  },
+  {
     label: "hybrid: lexical share α instead of 1 − α",
     file: `${R}ranking/relevance/relevance.ts`,
     from: "${1 - a}::float8 * ${minMaxOverSql",

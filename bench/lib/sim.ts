@@ -8,7 +8,12 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db/client";
 import { queryRows } from "../../src/db/client";
-import { BM25, NEIGHBOUR_GAP_S } from "../../src/memory/retrieve/ranking/relevance/kinds";
+import {
+  BM25,
+  CONTEXT_FIELD_DECAY,
+  CONTEXT_FIELD_REACH,
+  NEIGHBOUR_GAP_S,
+} from "../../src/memory/retrieve/ranking/relevance/kinds";
 import { minMax } from "../../src/memory/retrieve/ranking/scale";
 import { weightedSum } from "../../src/memory/retrieve/ranking/score";
 
@@ -186,17 +191,28 @@ export function rank(
 }
 
 /**
- * BM25F as relevance.ts computes contextual relevance's lexical part: the ±1 neighbours' text as
- * a second field of weight `w` (term frequency and length = own + w × neighbours').
+ * BM25F as relevance.ts computes windowed relevance's lexical part: the text of up to `reach`
+ * neighbours either side of the same run (each within NEIGHBOUR_GAP_S of the next) as a second
+ * field, the nearest at weight `w`, each place further × `decay` (term frequency and length =
+ * own + Σ weight × neighbour's). Defaults: the service's (kinds.ts).
  */
-export function bm25f(docs: Doc[], terms: Map<string, number>, w: number): number[] {
+export function bm25f(
+  docs: Doc[],
+  terms: Map<string, number>,
+  w: number,
+  reach = CONTEXT_FIELD_REACH,
+  decay = CONTEXT_FIELD_DECAY,
+): number[] {
   const win = docs.map((d, i) => {
     const tf = new Map(d.tf);
     let dl = d.dl;
-    for (const n of [docs[i - 1], docs[i + 1]])
-      if (n && Math.abs(n.at - d.at) <= NEIGHBOUR_GAP_S) {
-        dl += w * n.dl;
-        for (const [t, x] of n.tf) tf.set(t, (tf.get(t) ?? 0) + w * x);
+    for (const dir of [-1, 1])
+      for (let k = 1; k <= reach; k++) {
+        const n = docs[i + dir * k];
+        if (!n || Math.abs(n.at - (docs[i + dir * (k - 1)] as Doc).at) > NEIGHBOUR_GAP_S) break;
+        const x = w * decay ** (k - 1);
+        dl += x * n.dl;
+        for (const [t, c] of n.tf) tf.set(t, (tf.get(t) ?? 0) + x * c);
       }
     return { ...d, tf, dl };
   });

@@ -52,12 +52,15 @@ export type RefHit = {
   lift: number;
 };
 
-// README: BM25 k1 1.2, b 0.75; contextual 0.7 × the better neighbour; windowed neighbours × 0.5;
+// README: BM25 k1 1.2, b 0.75; contextual 0.7 × the better neighbour; windowed: the words of up to
+// 5 neighbours either side (same conversation), the nearest × 0.5, each further one × 0.7;
 // hybrid α 0.6 by default; recency floored at e^-600.
 const K1 = 1.2;
 const B = 0.75;
 const CONTEXT = 0.7;
 const NEIGHBOUR_FIELD = 0.5;
+const NEIGHBOUR_FIELD_REACH = 5;
+const NEIGHBOUR_FIELD_DECAY = 0.7;
 const ALPHA = 0.6;
 const FLOOR_EXPONENT = 600;
 // README: scale floors (30 units of decay, 5 points); versions among the best 10, cosine ≥ 0.55.
@@ -174,15 +177,35 @@ function relevanceOf(cands: RefMemory[], o: RefOptions): (number | null)[] {
         x !== undefined &&
         Math.abs(createdOf(cands[x] as RefMemory) - createdOf(cands[i] as RefMemory)) <= NEIGHBOUR_GAP_MS,
     );
+  // Windowed: the memories up to NEIGHBOUR_FIELD_REACH places away in createdAt order, reached
+  // through neighbours each within the gap of the next (the same conversation).
+  const field = (i: number) => {
+    const out: { j: number; w: number }[] = [];
+    const at = order.indexOf(i);
+    for (const dir of [-1, 1]) {
+      let from = i;
+      for (let k = 1; k <= NEIGHBOUR_FIELD_REACH; k++) {
+        const j = order[at + dir * k];
+        if (j === undefined) break;
+        if (
+          Math.abs(createdOf(cands[j] as RefMemory) - createdOf(cands[from] as RefMemory)) > NEIGHBOUR_GAP_MS
+        )
+          break;
+        out.push({ j, w: NEIGHBOUR_FIELD * NEIGHBOUR_FIELD_DECAY ** (k - 1) });
+        from = j;
+      }
+    }
+    return out;
+  };
   const docs =
     kind === "windowed"
       ? own.map((d, i) => {
           const tf = new Map(d.tf);
           let dl = d.dl;
-          for (const j of neighbours(i)) {
+          for (const { j, w } of field(i)) {
             const nd = own[j] as (typeof own)[number];
-            dl += NEIGHBOUR_FIELD * nd.dl;
-            for (const [t, x] of nd.tf) tf.set(t, (tf.get(t) ?? 0) + NEIGHBOUR_FIELD * x);
+            dl += w * nd.dl;
+            for (const [t, x] of nd.tf) tf.set(t, (tf.get(t) ?? 0) + w * x);
           }
           return { tf, dl };
         })

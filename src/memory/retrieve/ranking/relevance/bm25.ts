@@ -57,15 +57,17 @@ export const basePostings = sql`
  * words in most memories (e.g. a speaker's name). `postings` yields (id, lexeme, tf, dl) for the
  * memories matching the query (lexHead's CTEs come first); `stats` yields (n, avgdl).
  *
- * `neighbourWeight` > 0 makes it BM25F with the memory's two neighbours in the candidate set (by
- * createdAt, id) as a second field: a lexeme's frequency is the memory's own plus that weight ×
- * the neighbours', before saturation, and so is the length; df counts the memories whose window
- * holds the lexeme. A turn that answers a question rarely repeats the words of the turn that
- * asked it (ADR 0008, third amendment). Then `rel_base` (the fused kinds') gives the windows.
+ * `neighbourWeights` (weight of the memory 1, 2, … places away; empty = plain BM25) makes it
+ * BM25F with the memory's neighbours in the candidate set (by createdAt, id) as a second field: a
+ * lexeme's frequency is the memory's own plus each neighbour's × its weight, before saturation,
+ * and so is the length; df counts the memories whose window holds the lexeme. Neighbours are
+ * those of the same run (each memory created within NEIGHBOUR_GAP_S of the one before: the same
+ * conversation). A turn that answers a question rarely repeats the words of the turn that asked
+ * it, nor those that named the subject a few turns earlier (ADR 0008, third amendment; ADR 0026,
+ * "A wider window"). Then `rel_base` (the fused kinds') gives the windows.
  */
-export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeight = 0): SQL {
+export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeights: readonly number[] = []): SQL {
   const { k1, b } = BM25;
-  const w = neighbourWeight;
   const score = sql.raw(`
     lex_df AS (SELECT lexeme, count(*)::float8 AS df FROM lex_post GROUP BY lexeme),
     lex AS (
@@ -74,37 +76,58 @@ export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeight = 0): SQL {
       FROM lex_post p JOIN lex_df f USING (lexeme) CROSS JOIN lex_stats s
       GROUP BY p.id
     ),`);
-  if (!(w > 0))
+  if (neighbourWeights.length === 0)
     return sql`
     lex_stats AS (${stats}),
     lex_post AS (${postings}
     ),${score}`;
-  // Each own posting also counts, × w, for the memory before it and the one after it, when
-  // created within NEIGHBOUR_GAP_S of it (the same conversation).
+  // Runs: a memory created more than NEIGHBOUR_GAP_S after the one before starts a new run; `pos`
+  // is its place in createdAt order, [lo, hi] its run's places. The window's length is the own
+  // length plus each neighbour's of the run × its weight, nearest first. Each own posting counts
+  // for its memory (× 1) and, × the weight, for every memory of its run up to
+  // neighbourWeights.length places away: the postings (one per matching memory and query lexeme)
+  // are expanded by those offsets and joined to the window rows on the place, so the expansion
+  // is the matching memories × (2·reach + 1), never the whole stream × offsets.
   const gap = sql.raw(`interval '${NEIGHBOUR_GAP_S} seconds'`);
+  const f8 = (x: number) => `${x}::float8`;
+  const lengths = neighbourWeights
+    .map(
+      (w, i) =>
+        ` + ${f8(w)} * (CASE WHEN pos - ${i + 1} >= lo THEN lag(dl, ${i + 1}) OVER w ELSE 0 END
+          + CASE WHEN pos + ${i + 1} <= hi THEN lead(dl, ${i + 1}) OVER w ELSE 0 END)::float8`,
+    )
+    .join("");
+  const offsets = [
+    "(0, 1::float8)",
+    ...neighbourWeights.flatMap((w, i) => [`(${-(i + 1)}, ${f8(w)})`, `(${i + 1}, ${f8(w)})`]),
+  ].join(", ");
   return sql`
     lex_win AS MATERIALIZED (
-      SELECT id, CASE WHEN near_prev THEN prev END AS prev, CASE WHEN near_next THEN next END AS next,
-        dl::float8 + ${w}::float8 * (CASE WHEN near_prev THEN prev_dl ELSE 0 END + CASE WHEN near_next THEN next_dl ELSE 0 END)::float8 AS dl
+      SELECT id, pos, lo, hi, dl::float8${sql.raw(lengths)} AS dl
       FROM (
-        SELECT id, dl, lag(id) OVER win AS prev, lead(id) OVER win AS next,
-          lag(dl) OVER win AS prev_dl, lead(dl) OVER win AS next_dl,
-          coalesce(lag(at) OVER win >= at - ${gap}, false) AS near_prev,
-          coalesce(lead(at) OVER win <= at + ${gap}, false) AS near_next
-        FROM rel_base
-        WINDOW win AS (ORDER BY at, id COLLATE "C")
-      ) x
+        SELECT id, dl, pos, min(pos) OVER r AS lo, max(pos) OVER r AS hi
+        FROM (
+          SELECT id, dl, pos, sum(starts) OVER (ORDER BY pos) AS run
+          FROM (
+            SELECT id, dl, row_number() OVER o AS pos,
+              CASE WHEN lag(at) OVER o >= at - ${gap} THEN 0 ELSE 1 END AS starts
+            FROM rel_base
+            WINDOW o AS (ORDER BY at, id COLLATE "C")
+          ) x
+        ) y
+        WINDOW r AS (PARTITION BY run)
+      ) z
+      WINDOW w AS (ORDER BY pos)
     ),
     lex_stats AS (SELECT count(*)::float8 AS n, avg(dl) AS avgdl FROM lex_win),
     lex_own AS (${postings}
     ),
+    lex_src AS MATERIALIZED (SELECT o.lexeme, o.tf, x.pos, x.lo, x.hi FROM lex_own o JOIN lex_win x USING (id)),
     lex_post AS (
-      SELECT t.id, t.lexeme, sum(t.tf ORDER BY t.tf) AS tf, min(x.dl) AS dl
-      FROM (
-        SELECT id, lexeme, tf FROM lex_own
-        UNION ALL SELECT x.next, o.lexeme, ${w}::float8 * o.tf FROM lex_own o JOIN lex_win x USING (id) WHERE x.next IS NOT NULL
-        UNION ALL SELECT x.prev, o.lexeme, ${w}::float8 * o.tf FROM lex_own o JOIN lex_win x USING (id) WHERE x.prev IS NOT NULL
-      ) t JOIN lex_win x ON x.id = t.id
-      GROUP BY t.id, t.lexeme
+      SELECT y.id, s.lexeme, sum(d.w * s.tf ORDER BY d.w * s.tf) AS tf, min(y.dl) AS dl
+      FROM lex_src s CROSS JOIN (VALUES ${sql.raw(offsets)}) d(k, w)
+        JOIN lex_win y ON y.pos = s.pos + d.k
+      WHERE s.pos + d.k BETWEEN s.lo AND s.hi
+      GROUP BY y.pos, y.id, s.lexeme
     ),${score}`;
 }

@@ -56,9 +56,20 @@ export const NEIGHBOUR_GAP_S = 3_600;
 
 /**
  * Windowed relevance = contextual relevance whose lexical part is BM25F over the memory's text
- * and, with this weight, its two neighbours' text (bm25.ts). On LoCoMo dev with the time filter
- * it lifts contextual's 0.781 recall@10 to 0.809 (held-out half 0.773 → 0.804); 0.35–1 are
- * within 0.003 (docs/adr/0008, third amendment). Not the default's: it ranks old facts that
- * share the question's words higher, and the knowledge-update margin shrinks (ADR 0014).
+ * and, as a second field, its neighbours' text: up to CONTEXT_FIELD_REACH memories either side
+ * (of the same run, NEIGHBOUR_GAP_S), the nearest at weight CONTEXT_FIELD_WEIGHT, each place
+ * further × CONTEXT_FIELD_DECAY (bm25.ts). ±1 at 0.5 lifted contextual's 0.781 recall@10 on
+ * LoCoMo dev with the time filter to 0.809 (docs/adr/0008, third amendment); ±5 at 0.5, 0.35,
+ * 0.245, 0.17, 0.12 lifts recall@10 on the tuning half 0.816 → 0.835 and on the held-out half
+ * 0.803 → 0.816, at 1.35–1.41× ±1's time at 10k memories (docs/adr/0026, "A wider window"). Not the default's: it ranks old facts that share the
+ * question's words higher, and the knowledge-update margin shrinks (ADR 0014).
  */
 export const CONTEXT_FIELD_WEIGHT = 0.5;
+export const CONTEXT_FIELD_REACH = 5;
+export const CONTEXT_FIELD_DECAY = 0.7;
+
+/** The neighbours' field weights, nearest first (one per place away, CONTEXT_FIELD_REACH of them). */
+export const CONTEXT_FIELD_WEIGHTS: readonly number[] = Array.from(
+  { length: CONTEXT_FIELD_REACH },
+  (_, i) => CONTEXT_FIELD_WEIGHT * CONTEXT_FIELD_DECAY ** i,
+);

@@ -3,7 +3,7 @@ import { lexiconStatsSql } from "../../../lexicon/stats";
 import { minMaxOverSql, minMaxSql } from "../scale";
 import { basePostings, bm25Ctes, lexHead, lexicalColumns, lexStatsOf, standalonePostings } from "./bm25";
 import {
-  CONTEXT_FIELD_WEIGHT,
+  CONTEXT_FIELD_WEIGHTS,
   CONTEXT_SHARE,
   type FreshVector,
   HYBRID_VECTOR_SHARE,
@@ -65,15 +65,15 @@ export function relevanceSql(
   if (!lexical) return { ctes: f.cte, join: embeddings, expr: cosine };
   if (lexical.kind === "lexical") {
     return {
-      ctes: sql`${f.cte}${lexHead(lexical.text)}${bm25Ctes(standalonePostings(where), lexStatsOf(where), 0)}`,
+      ctes: sql`${f.cte}${lexHead(lexical.text)}${bm25Ctes(standalonePostings(where), lexStatsOf(where))}`,
       join: sql`LEFT JOIN lex ON lex.id = memories.id`,
       expr: sql`coalesce(lex.score, 0)`,
     };
   }
   const a = lexical.vectorShare ?? HYBRID_VECTOR_SHARE;
-  const fieldWeight = lexical.kind === "windowed" ? CONTEXT_FIELD_WEIGHT : 0;
+  const fieldWeights = lexical.kind === "windowed" ? CONTEXT_FIELD_WEIGHTS : [];
   const indexed = rows === "indexed";
-  if (indexed && (!vector || fieldWeight > 0))
+  if (indexed && (!vector || fieldWeights.length > 0))
     throw new Error("indexed relevance rows need a query vector and hybrid or contextual relevance");
   // The columns ranking reads besides `rel`, carried through (indexed rows: what the threshold
   // statement scores its candidates by).
@@ -88,11 +88,11 @@ export function relevanceSql(
       FROM memories ${embeddings}
       WHERE ${where}`;
   const lex = indexed
-    ? bm25Ctes(standalonePostings(where), lexiconStatsSql(agentId), 0)
+    ? bm25Ctes(standalonePostings(where), lexiconStatsSql(agentId))
     : bm25Ctes(
         basePostings,
         sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`,
-        fieldWeight,
+        fieldWeights,
       );
   const fused = sql`${f.cte}${lexHead(lexical.text)}
     rel_base AS MATERIALIZED (${base}

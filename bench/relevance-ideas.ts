@@ -1,0 +1,517 @@
+/**
+ * Issue 26, "best relevance alone ≥ 0.82 on the untuned half": ideas beyond windowed relevance
+ * scored in memory (bench/lib/sim.ts) on LoCoMo dev, relevance alone (weights 0/0/1) with the
+ * time filter, recall@10 on the tuning half and the held-out half (bench/lib/split.ts), BM25 beside.
+ * Needs EVAL_DATABASE_URL loaded by `npm run eval:locomo`.
+ *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/relevance-ideas.ts
+ * GRID=… selects blocks (comma-separated names below; default all).
+ */
+import { resolve } from "node:path";
+import { sql } from "drizzle-orm";
+import { composeSystem } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { queryRows } from "../src/db/client";
+import { silentLogger } from "../src/lib/logger";
+import { NEIGHBOUR_GAP_S } from "../src/memory/retrieve/ranking/relevance/kinds";
+import { timeWindow } from "../src/memory/retrieve/time-window";
+import { readLocomo, score } from "./lib/locomo";
+import {
+  bm25,
+  bm25f,
+  cosine,
+  type Doc,
+  fuse,
+  minMax,
+  readStream,
+  type Stream,
+  withNeighbours,
+} from "./lib/sim";
+import { split } from "./lib/split";
+import { printTable } from "./lib/stats";
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const url = process.env.EVAL_DATABASE_URL;
+if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
+const { queries, fingerprint } = readLocomo(dir);
+const config = loadConfig({
+  DATABASE_URL: url,
+  MEMSTREAM_DATA_DIR: "memory://",
+  EMBEDDING_PROVIDER: "offline",
+});
+const system = await composeSystem(config, silentLogger);
+const { embedder } = system.providers;
+const db = system.app.memory.db;
+const model = embedder.modelId;
+const agentOf = (conv: string) => `locomo-${fingerprint}-${model}:${conv}`;
+const asked = queries.filter((q) => q.evidence.length > 0);
+const streams = new Map<string, Stream>();
+for (const conv of new Set(asked.map((q) => q.conversation_id)))
+  streams.set(agentOf(conv), await readStream(db, agentOf(conv), model));
+
+type Q = {
+  stream: string;
+  text: string;
+  conv: string;
+  evidence: string[];
+  now: number;
+  vec: Float64Array;
+  terms: string[];
+};
+const vs = await embedder.embed(asked.map((q) => q.question));
+const lex = await queryRows<{ i: number; t: string[] }>(
+  db,
+  sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
+    FROM unnest(${`{${asked.map((q) => `"${q.question.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) WITH ORDINALITY AS u(x, i)`,
+);
+lex.sort((a, b) => a.i - b.i);
+const qs: Q[] = asked.map((q, i) => ({
+  stream: agentOf(q.conversation_id),
+  text: q.question,
+  conv: q.conversation_id,
+  evidence: q.evidence,
+  now: Date.parse(q.now) / 1000,
+  vec: Float64Array.from(vs[i] as number[]),
+  terms: (lex[i] as { t: string[] }).t,
+}));
+
+const D = 86_400;
+function docsFor(q: Q, time: boolean): Doc[] {
+  const all = (streams.get(q.stream) as Stream).docs;
+  if (!time) return all;
+  const w = timeWindow(q.text, new Date(q.now * 1000));
+  if (!w) return all;
+  const inside = all.filter((d) => d.at >= w.start - D && d.at < w.end + D);
+  return inside.length > 0 ? inside : all;
+}
+
+type Rel = (docs: Doc[], q: Q) => number[];
+const terms1 = (q: Q) => new Map(q.terms.map((t) => [t, 1]));
+const near = (docs: Doc[], i: number, j: number, gap = NEIGHBOUR_GAP_S) =>
+  j >= 0 && j < docs.length && Math.abs((docs[i] as Doc).at - (docs[j] as Doc).at) <= gap;
+
+/** BM25F with neighbours up to `n` either side of the same run, weight w·decay^(|d|−1) (sim.ts's bm25f, with a gap). */
+function bm25fN(
+  docs: Doc[],
+  terms: Map<string, number>,
+  w: number,
+  n = 1,
+  decay = 1,
+  gap = NEIGHBOUR_GAP_S,
+): number[] {
+  const win = docs.map((d, i) => {
+    const tf = new Map(d.tf);
+    let dl = d.dl;
+    for (let k = -n; k <= n; k++) {
+      if (k === 0 || i + k < 0 || i + k >= docs.length) continue;
+      // the same run: every step within the gap
+      let ok = true;
+      for (let s = 0; Math.abs(s) < Math.abs(k); s += Math.sign(k))
+        if (!near(docs, i + s, i + s + Math.sign(k), gap)) ok = false;
+      if (!ok) continue;
+      const x = docs[i + k] as Doc;
+      const ww = w * decay ** (Math.abs(k) - 1);
+      dl += ww * x.dl;
+      for (const [t, c] of x.tf) tf.set(t, (tf.get(t) ?? 0) + ww * c);
+    }
+    return { ...d, tf, dl };
+  });
+  return bm25(win, terms);
+}
+
+const withNb = (
+  rel: number[],
+  share: number,
+  docs: Doc[],
+  n = 1,
+  mode: "max" | "sum" = "max",
+  gap = NEIGHBOUR_GAP_S,
+  decay = 1,
+) =>
+  rel.map((r, i) => {
+    let best = 0;
+    let sum = 0;
+    for (let d = -n; d <= n; d++)
+      if (d !== 0 && near(docs, i, i + d, gap)) {
+        const v = (rel[i + d] as number) * decay ** (Math.abs(d) - 1);
+        best = Math.max(best, v);
+        sum += v;
+      }
+    return r + share * (mode === "max" ? best : sum / 2);
+  });
+
+const norm = (v: Float64Array) => {
+  let s = 0;
+  for (const x of v) s += x * x;
+  const n = Math.sqrt(s) || 1;
+  return v.map((x) => x / n);
+};
+const addTo = (acc: Float64Array, v: Float64Array, w: number) => {
+  for (let i = 0; i < acc.length; i++) acc[i] = (acc[i] as number) + w * (v[i] as number);
+};
+
+/** Windowed relevance before this ADR: BM25F with the ±1 neighbours (the baseline the ideas build on). */
+const windowed =
+  (a = 0.6, share = 0.7, w = 0.5): Rel =>
+  (docs, q) =>
+    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w, 1), a), share, 1, docs);
+
+/** Ranks (0 = best) of xs, descending, nulls last; ties broken by index. */
+const ranks = (xs: (number | null)[]) => {
+  const idx = xs.map((_, i) => i).sort((i, j) => (xs[j] ?? -1e9) - (xs[i] ?? -1e9) || i - j);
+  const r = new Array<number>(xs.length);
+  idx.forEach((i, k) => {
+    r[i] = k;
+  });
+  return r;
+};
+
+/** Reciprocal-rank fusion of cosine and BM25F (zero BM25 ranks count as absent), then neighbours. */
+const rrf =
+  (k = 60, wv = 1, share = 0.7, w = 0.5): Rel =>
+  (docs, q) => {
+    const c = cosine(docs, q.vec);
+    const l = bm25f(docs, terms1(q), w, 1);
+    const rc = ranks(c);
+    const rl = ranks(l);
+    const f = docs.map(
+      (_, i) =>
+        wv / (k + (rc[i] as number) + 1) + ((l[i] as number) > 0 ? 1 / (k + (rl[i] as number) + 1) : 0),
+    );
+    return withNeighbours(minMax(f, 0), share, 1, docs);
+  };
+
+/** Vector of the window: own vector + w × neighbours' (normalized each), cosine to the query. */
+const windowVec =
+  (a = 0.6, share = 0.7, w = 0.5, vw = 0.5, n = 1, decay = 1): Rel =>
+  (docs, q) => {
+    const vecs = docs.map((d, i) => {
+      if (!d.vec) return null;
+      const acc = norm(d.vec);
+      for (const j of [i - 1, i + 1]) {
+        const x = docs[j];
+        if (x?.vec && near(docs, i, j)) addTo(acc, norm(x.vec), vw);
+      }
+      return acc;
+    });
+    const wd = docs.map((d, i) => ({ ...d, vec: vecs[i] ?? null }));
+    return withNeighbours(fuse(cosine(wd, q.vec), bm25fN(docs, terms1(q), w, n, decay), a), share, 1, docs);
+  };
+
+/** Rocchio: query vector + β × mean of the top m docs' (by windowed) normalized vectors, then windowed again. */
+const rocchio =
+  (m = 5, beta = 0.5, a = 0.6, share = 0.7, w = 0.5, nb = 0): Rel =>
+  (docs, q) => {
+    const first = windowed(a, share, w)(docs, q);
+    const top = ranks(first)
+      .map((r, i) => [r, i] as const)
+      .filter(([r]) => r < m)
+      .map(([, i]) => i);
+    const qv = norm(q.vec);
+    const acc = new Float64Array(qv.length);
+    let cnt = 0;
+    for (const i of top) {
+      for (let j = i - nb; j <= i + nb; j++) {
+        const d = docs[j];
+        if (d?.vec && (j === i || near(docs, i, j))) {
+          addTo(acc, norm(d.vec), j === i ? 1 : 0.5);
+          cnt += j === i ? 1 : 0.5;
+        }
+      }
+    }
+    if (cnt > 0) addTo(qv, acc, beta / cnt);
+    return withNeighbours(fuse(cosine(docs, qv), bm25f(docs, terms1(q), w, 1), a), share, 1, docs);
+  };
+
+/** RM3-style: expansion lexemes from the top m docs' windows (by windowed), weighted by doc score, γ of the query's mass. */
+const rm3 =
+  (m = 5, t = 10, gamma = 0.3, a = 0.6, share = 0.7, w = 0.5, win = true, reach = 1): Rel =>
+  (docs, q) => {
+    const first = winVar({ a, share, w, n: reach, decay: 0.7 })(docs, q);
+    const order = ranks(first);
+    const top = order
+      .map((r, i) => [r, i] as const)
+      .filter(([r]) => r < m)
+      .map(([, i]) => i);
+    const n = docs.length;
+    const df = new Map<string, number>();
+    for (const d of docs) for (const x of d.tf.keys()) df.set(x, (df.get(x) ?? 0) + 1);
+    const wt = new Map<string, number>();
+    for (const i of top) {
+      const s = first[i] as number;
+      const parts = win ? [i - 1, i, i + 1].filter((j) => j === i || near(docs, i, j)) : [i];
+      for (const j of parts) {
+        const d = docs[j] as Doc;
+        for (const [x, c] of d.tf) {
+          const idf = Math.log(1 + n / (df.get(x) ?? 1));
+          wt.set(x, (wt.get(x) ?? 0) + (s * c * idf * (j === i ? 1 : 0.5)) / d.dl);
+        }
+      }
+    }
+    const qt = terms1(q);
+    const exp = [...wt]
+      .filter(([x]) => !qt.has(x))
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, t);
+    const tot = exp.reduce((s, [, v]) => s + v, 0);
+    const terms = new Map(qt);
+    for (const [x, v] of exp) terms.set(x, (gamma * qt.size * v) / (tot || 1));
+    return withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms, w, reach, 0.7), a), share, 1, docs);
+  };
+
+/** BM25F over ±n of the same run with the earlier memories at `before` and the later at `after` (× decay per place). */
+const asym =
+  (before: number, after: number, n = 5, decay = 0.7): Rel =>
+  (docs, q) => {
+    const win = docs.map((d, i) => {
+      const tf = new Map(d.tf);
+      let dl = d.dl;
+      for (const [dir, w] of [
+        [-1, before],
+        [1, after],
+      ] as const)
+        for (let k = 1; k <= n; k++) {
+          const x = docs[i + dir * k];
+          if (!x || !near(docs, i + dir * (k - 1), i + dir * k)) break;
+          const ww = w * decay ** (k - 1);
+          dl += ww * x.dl;
+          for (const [t, c] of x.tf) tf.set(t, (tf.get(t) ?? 0) + ww * c);
+        }
+      return { ...d, tf, dl };
+    });
+    return withNeighbours(fuse(cosine(docs, q.vec), bm25(win, terms1(q)), 0.6), 0.7, 1, docs);
+  };
+
+/** Generic windowed variant: BM25F ±n with decay, neighbour lift ±nn by max or sum, gap. */
+const winVar =
+  (o: {
+    a?: number;
+    share?: number;
+    w?: number;
+    n?: number;
+    decay?: number;
+    nn?: number;
+    mode?: "max" | "sum";
+    gap?: number;
+    ndecay?: number;
+  }): Rel =>
+  (docs, q) =>
+    withNb(
+      fuse(
+        cosine(docs, q.vec),
+        bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 1, o.decay ?? 1, o.gap ?? NEIGHBOUR_GAP_S),
+        o.a ?? 0.6,
+      ),
+      o.share ?? 0.7,
+      docs,
+      o.nn ?? 1,
+      o.mode ?? "max",
+      o.gap ?? NEIGHBOUR_GAP_S,
+      o.ndecay ?? 1,
+    );
+
+/** Re-rank the top R of windowed by windowed + λ × (cosine of query to the window's mean vector, scaled over the R). */
+const rerank =
+  (R = 50, lam = 0.3, n = 1): Rel =>
+  (docs, q) => {
+    const first = windowed()(docs, q);
+    const order = ranks(first);
+    const idx = order
+      .map((r, i) => [r, i] as const)
+      .filter(([r]) => r < R)
+      .map(([, i]) => i);
+    const extra = idx.map((i) => {
+      const acc = new Float64Array(q.vec.length);
+      for (let j = i - n; j <= i + n; j++) {
+        const d = docs[j];
+        if (d?.vec && (j === i || near(docs, i, j))) addTo(acc, norm(d.vec), 1);
+      }
+      return cosine([{ vec: acc } as Doc], q.vec)[0] ?? 0;
+    });
+    const e = minMax(extra, 0);
+    const out = [...first].map((x) => x - 10);
+    idx.forEach((i, k) => {
+      out[i] = (first[i] as number) + lam * (e[k] as number);
+    });
+    return out;
+  };
+
+/** Sessions: runs of memories each within `gap` of the previous. Returns the session index of each doc. */
+const sessions = (docs: Doc[], gap = NEIGHBOUR_GAP_S) => {
+  let k = 0;
+  return docs.map((d, i) => (i > 0 && d.at - (docs[i - 1] as Doc).at > gap ? ++k : k));
+};
+
+/**
+ * Session context: windowed + σ × the session's evidence, scaled over the candidates:
+ * `max` = the best windowed relevance in the session, `mean` = its mean of the top 3,
+ * `bm25` = BM25 of the session's words as one document, `cos` = cosine to the session's mean vector.
+ */
+const session =
+  (how: "max" | "top3" | "bm25" | "cos", sigma = 0.3, gap = NEIGHBOUR_GAP_S, first: Rel = windowed()): Rel =>
+  (docs, q) => {
+    const base = first(docs, q);
+    const s = sessions(docs, gap);
+    const n = (s.at(-1) ?? 0) + 1;
+    const per = new Array<number>(n).fill(0);
+    if (how === "max")
+      base.forEach((r, i) => {
+        per[s[i] as number] = Math.max(per[s[i] as number] as number, r);
+      });
+    else if (how === "top3") {
+      const groups: number[][] = Array.from({ length: n }, () => []);
+      base.forEach((r, i) => {
+        (groups[s[i] as number] as number[]).push(r);
+      });
+      groups.forEach((g, k) => {
+        const t = g.sort((x, y) => y - x).slice(0, 3);
+        per[k] = t.reduce((a, x) => a + x, 0) / 3;
+      });
+    } else if (how === "bm25") {
+      const sd: Doc[] = Array.from({ length: n }, (_, k) => ({
+        id: String(k),
+        label: "",
+        at: 0,
+        accessed: 0,
+        imp: null,
+        tf: new Map(),
+        dl: 0,
+        vec: null,
+        text: "",
+      }));
+      docs.forEach((d, i) => {
+        const x = sd[s[i] as number] as Doc;
+        x.dl += d.dl;
+        for (const [t, c] of d.tf) x.tf.set(t, (x.tf.get(t) ?? 0) + c);
+      });
+      bm25(sd, terms1(q)).forEach((v, k) => {
+        per[k] = v;
+      });
+    } else {
+      const acc = Array.from({ length: n }, () => new Float64Array(q.vec.length));
+      docs.forEach((d, i) => {
+        if (d.vec) addTo(acc[s[i] as number] as Float64Array, norm(d.vec), 1);
+      });
+      cosine(
+        acc.map((v) => ({ vec: v }) as Doc),
+        q.vec,
+      ).forEach((v, k) => {
+        per[k] = v ?? 0;
+      });
+    }
+    const sc = minMax(per, 0);
+    return base.map((r, i) => r + sigma * (sc[s[i] as number] as number));
+  };
+
+type Row = Record<string, string | number>;
+const rows: Row[] = [];
+function run(name: string, rel: Rel, time = true) {
+  const scored = qs.map((q) => {
+    const docs = docsFor(q, time);
+    const r = rel(docs, q);
+    const order = docs
+      .map((d, i) => ({ d, s: r[i] as number }))
+      .sort((x, y) => y.s - x.s || (x.d.id < y.d.id ? -1 : 1))
+      .map((x) => x.d.label);
+    return { q, s: score(order, q.evidence) };
+  });
+  const { tune, heldOut } = split(scored, (x) => x.q.conv);
+  const mean = (xs: typeof scored, f = (s: (typeof scored)[number]["s"]) => s.r10) =>
+    xs.reduce((acc, x) => acc + f(x.s), 0) / xs.length;
+  const row = {
+    ranking: name,
+    "r@10 tune": mean(tune),
+    "r@10 held": mean(heldOut),
+    "r@10 all": mean(scored),
+    "r@5 held": mean(heldOut, (s) => s.r5),
+    "ndcg held": mean(heldOut, (s) => s.ndcg10),
+  };
+  rows.push(row);
+  console.log(JSON.stringify(row, (_, v) => (typeof v === "number" ? Number(v.toFixed(4)) : v)));
+}
+
+const grid = (process.env.GRID ?? "base,rrf,vecwin,rocchio,rm3,win,rerank").split(",");
+if (grid.includes("base")) {
+  run("BM25 (no time filter)", (docs, q) => bm25(docs, terms1(q)), false);
+  run("BM25 + time", (docs, q) => bm25(docs, terms1(q)));
+  run("windowed α.6 + time", windowed());
+}
+if (grid.includes("rrf"))
+  for (const k of [10, 30, 60]) for (const wv of [0.7, 1, 1.5]) run(`rrf k${k} wv${wv}`, rrf(k, wv));
+if (grid.includes("vecwin"))
+  for (const vw of [0.25, 0.5, 1])
+    for (const a of [0.5, 0.6, 0.7]) run(`window vector vw${vw} α${a}`, windowVec(a, 0.7, 0.5, vw));
+if (grid.includes("rocchio"))
+  for (const m of [3, 10])
+    for (const beta of [0.5, 1.5])
+      for (const nb of [0, 1]) run(`rocchio m${m} β${beta} nb${nb}`, rocchio(m, beta, 0.6, 0.7, 0.5, nb));
+if (grid.includes("rm3"))
+  for (const m of [3, 10])
+    for (const t of [10]) for (const g of [0.2, 0.5]) run(`rm3 m${m} t${t} γ${g}`, rm3(m, t, g));
+if (grid.includes("win")) {
+  for (const [n, decay, w] of [
+    [2, 1, 0.5],
+    [2, 0.5, 0.5],
+    [3, 0.5, 0.5],
+    [2, 0.5, 1],
+  ] as const)
+    run(`bm25f ±${n} decay${decay} w${w}`, winVar({ n, decay, w }));
+  for (const [nn, mode, share] of [
+    [1, "sum", 0.7],
+    [2, "max", 0.7],
+    [2, "sum", 0.7],
+    [2, "sum", 1],
+  ] as const)
+    run(`lift ±${nn} ${mode} share${share}`, winVar({ nn, mode, share, ndecay: 0.5 }));
+  for (const gap of [120, 86400]) run(`gap ${gap}s`, winVar({ gap }));
+}
+if (grid.includes("wide"))
+  for (const n of (process.env.NS ?? "3,4,6").split(",").map(Number))
+    for (const decay of (process.env.DECAYS ?? "0.5,0.7").split(",").map(Number))
+      for (const w of (process.env.WS ?? "0.5,1").split(",").map(Number))
+        run(`bm25f ±${n} decay${decay} w${w}`, winVar({ n, decay, w }));
+if (grid.includes("combo"))
+  for (const [n, decay] of [
+    [3, 0.5],
+    [4, 0.7],
+  ] as const)
+    for (const sigma of [0.2, 0.4])
+      run(
+        `bm25f ±${n} decay${decay} + session bm25 σ${sigma}`,
+        session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n, decay })),
+      );
+if (grid.includes("refit"))
+  for (const n of (process.env.NS ?? "4,6").split(",").map(Number))
+    for (const a of [0.5, 0.6, 0.7])
+      for (const share of [0.5, 0.7, 0.9])
+        if (!(a === 0.6 && share === 0.7))
+          run(`bm25f ±${n} decay0.7 α${a} share${share}`, winVar({ n, decay: 0.7, a, share }));
+if (grid.includes("combo2")) {
+  for (const vw of [0.25, 0.5])
+    run(`bm25f ±5 decay0.7 + window vector vw${vw}`, windowVec(0.6, 0.7, 0.5, vw, 5, 0.7));
+  for (const sigma of [0.2, 0.4])
+    run(
+      `bm25f ±5 decay0.7 + session bm25 σ${sigma}`,
+      session("bm25", sigma, NEIGHBOUR_GAP_S, winVar({ n: 5, decay: 0.7 })),
+    );
+}
+if (grid.includes("combo3"))
+  for (const m of [3, 10])
+    run(`bm25f ±5 decay0.7 + rm3 m${m} t10 γ0.2`, rm3(m, 10, 0.2, 0.6, 0.7, 0.5, true, 5));
+if (grid.includes("asym"))
+  for (const [b, a] of [
+    [0.5, 0.5],
+    [0.5, 0.25],
+    [0.25, 0.5],
+    [0.7, 0.35],
+  ] as const)
+    run(`bm25f ±5 decay0.7, earlier ${b}, later ${a}`, asym(b, a));
+if (grid.includes("rerank"))
+  for (const R of [50])
+    for (const lam of [0.2, 0.5])
+      for (const n of [1, 2]) run(`rerank top${R} λ${lam} ±${n}`, rerank(R, lam, n));
+if (grid.includes("session"))
+  for (const how of ["max", "top3", "bm25", "cos"] as const)
+    for (const sigma of [0.15, 0.4]) run(`session ${how} σ${sigma}`, session(how, sigma));
+printTable(rows);
+process.exit(0);
