@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config";
+import base, { SUITE_WORKERS } from "./vitest.config";
 
 /**
  * `npm run test:citus` (scripts/test-citus.sh): the tests of the data path, unchanged, against a
@@ -47,6 +47,8 @@ export default defineConfig({
     ...base.test,
     // Isolated as before: these suites were measured and kept green that way.
     isolate: true,
+    maxWorkers: SUITE_WORKERS,
+    minWorkers: undefined,
     include: CITUS_TESTS,
     exclude: [],
     // A statement costs a hop more on the cluster, and three PostgreSQL instances share the cores.

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base, { DRILLS } from "./vitest.config";
+import base, { DRILLS, SUITE_WORKERS } from "./vitest.config";
 
 /**
  * The second suite, `npm run test:drills`: fault drills that kill workers, cut the database or
@@ -7,5 +7,12 @@ import base, { DRILLS } from "./vitest.config";
  */
 export default defineConfig({
   ...base,
-  test: { ...base.test, isolate: true, include: [DRILLS], exclude: [] },
+  test: {
+    ...base.test,
+    isolate: true,
+    include: [DRILLS],
+    exclude: [],
+    maxWorkers: SUITE_WORKERS,
+    minWorkers: undefined,
+  },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config";
+import base, { SUITE_WORKERS } from "./vitest.config";
 
 /**
  * `npm run test:redis-cluster` (scripts/test-redis-cluster.sh): the pipeline's no-loss drills with
@@ -12,6 +12,8 @@ export default defineConfig({
     ...base.test,
     // Isolated as before: these suites were measured and kept green that way.
     isolate: true,
+    maxWorkers: SUITE_WORKERS,
+    minWorkers: undefined,
     include: ["test/drills/recovery.test.ts", "test/jobs/pipeline.test.ts"],
     exclude: [],
     // The drills that cut Redis away or flush it address one node; they stay single-Redis drills.
