@@ -41,7 +41,8 @@ export default defineConfig({
     // Much of a file's time is spent waiting on Postgres, Redis, child processes and worker
     // threads, all outside the vitest workers: one more file than cores. Measured one after the
     // other in one warm clone on 2 cores (load average 4-5 from outside): 2 workers 132 s, 3
-    // workers 127 s, a gain within this machine's noise; all files passed both times.
+    // workers 127 s, a gain within this machine's noise; fresh clones (cold, load 3-5): main with 2
+    // workers 148 s, this setting 118 s. All files passed each time.
     maxWorkers: WORKERS,
     // As many from the start to the end: vitest's default minimum (cores - 1) lets tinypool retire a
     // worker the moment it idles, and a file handed to it meanwhile failed the run ("Terminating
