@@ -38,10 +38,11 @@ export default defineConfig({
     // systems and servers, and nothing here mocks modules or sets process.env, so they share
     // modules safely. The drills and the cluster suites keep isolation (their own configs).
     isolate: false,
-    // Vitest's default of cores - 1 runs the files one by one on 2 cores, while much of their time
-    // is spent waiting on Postgres, Redis, child processes and worker threads, all outside the
-    // vitest workers: one more file than cores keeps the cores busy. On 2 cores, 2 workers took
-    // 287 s and 3 took 206 s, both under the same outside load (load average 4-8), all passing.
+    // Much of a file's time is spent waiting on Postgres, Redis, child processes and worker
+    // threads, all outside the vitest workers: one more file than cores. Measured one after the
+    // other in one warm clone on 2 cores (load average 4-5 from outside): 2 workers 132 s, 3
+    // workers 127 s, a gain within this machine's noise; fresh clones (cold, load 3-5): main with 2
+    // workers 148 s, this setting 118 s. All files passed each time.
     maxWorkers: WORKERS,
     // As many from the start to the end: vitest's default minimum (cores - 1) lets tinypool retire a
     // worker the moment it idles, and a file handed to it meanwhile failed the run ("Terminating
