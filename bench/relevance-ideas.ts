@@ -6,15 +6,12 @@
  *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/relevance-ideas.ts
  * GRID=… selects blocks (comma-separated names below; default all).
  */
-import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
-import { composeSystem } from "../src/compose";
-import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
-import { silentLogger } from "../src/lib/logger";
 import { NEIGHBOUR_GAP_S } from "../src/memory/retrieve/ranking/relevance/kinds";
 import { timeWindow } from "../src/memory/retrieve/time-window";
-import { readLocomo, score } from "./lib/locomo";
+import { openLocomoEval } from "./lib/eval-system";
+import { score } from "./lib/locomo";
 import {
   bm25,
   bm25f,
@@ -29,20 +26,8 @@ import {
 import { split } from "./lib/split";
 import { printTable } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
-const url = process.env.EVAL_DATABASE_URL;
-if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
-const { queries, fingerprint } = readLocomo(dir);
-const config = loadConfig({
-  DATABASE_URL: url,
-  MEMSTREAM_DATA_DIR: "memory://",
-  EMBEDDING_PROVIDER: "offline",
-});
-const system = await composeSystem(config, silentLogger);
+const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;
-const db = system.app.memory.db;
-const model = embedder.modelId;
 const agentOf = (conv: string) => `locomo-${fingerprint}-${model}:${conv}`;
 const asked = queries.filter((q) => q.evidence.length > 0);
 const streams = new Map<string, Stream>();

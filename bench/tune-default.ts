@@ -9,19 +9,16 @@
  * GRID=… selects rows (comma-separated names of the blocks below). Reads whole streams into Node
  * by design (a few hundred memories each); the service never does.
  */
-import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import { createApp } from "../src/api/app";
-import { composeSystem } from "../src/compose";
-import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
-import { silentLogger } from "../src/lib/logger";
 import { type Focus, liftOf, timeFocus } from "../src/memory/retrieve/focus";
 import { IMPORTANCE_FLOOR_POINTS, RECENCY_FLOOR_UNITS } from "../src/memory/retrieve/ranking/components";
 import { VERSION_SIMILARITY, VERSION_TOP } from "../src/memory/retrieve/ranking/versions";
 import { timeWindow } from "../src/memory/retrieve/time-window";
 import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
-import { readLocomo, score } from "./lib/locomo";
+import { openLocomoEval } from "./lib/eval-system";
+import { score } from "./lib/locomo";
 import {
   bm25,
   bm25f,
@@ -37,21 +34,9 @@ import {
 import { split } from "./lib/split";
 import { printTable } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
-const url = process.env.EVAL_DATABASE_URL;
-if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
-const { queries, fingerprint } = readLocomo(dir);
-const config = loadConfig({
-  DATABASE_URL: url,
-  MEMSTREAM_DATA_DIR: "memory://",
-  EMBEDDING_PROVIDER: "offline",
-});
-const system = await composeSystem(config, silentLogger);
-const app = createApp(system.app);
+const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;
-const db = system.app.memory.db;
-const model = embedder.modelId;
+const app = createApp(system.app);
 
 const KU_COUNT = Number(process.env.KU_COUNT ?? 160);
 const kuCases = knowledgeUpdateCases(KU_COUNT);

@@ -8,14 +8,10 @@
  *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice npx tsx bench/tune-frontier.ts
  * This bench reads whole streams into Node by design (a few hundred memories each); the service never does.
  */
-import { resolve } from "node:path";
 import { and, sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { createApp } from "../src/api/app";
-import { composeSystem } from "../src/compose";
-import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
-import { silentLogger } from "../src/lib/logger";
 import { filterConditions } from "../src/memory/filters";
 import {
   BM25,
@@ -26,7 +22,8 @@ import {
 import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance";
 import { timeWindow, type Window } from "../src/memory/retrieve/time-window";
 import { firstKnowledgeUpdateCases, KU_NOW } from "../test/support/knowledge-updates";
-import { readLocomo, score } from "./lib/locomo";
+import { openLocomoEval } from "./lib/eval-system";
+import { score } from "./lib/locomo";
 import {
   bm25,
   bm25f,
@@ -45,22 +42,9 @@ import {
 import { HELD_OUT, split } from "./lib/split";
 import { printTable } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
-const url = process.env.EVAL_DATABASE_URL;
-if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
-const { queries, fingerprint } = readLocomo(dir);
-
-const config = loadConfig({
-  DATABASE_URL: url,
-  MEMSTREAM_DATA_DIR: "memory://",
-  EMBEDDING_PROVIDER: "offline",
-});
-const system = await composeSystem(config, silentLogger);
-const app = createApp(system.app);
+const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;
-const db = system.app.memory.db;
-const model = embedder.modelId;
+const app = createApp(system.app);
 
 // --- knowledge-update cases, stored once per database as the test stores them ---
 const kuCases = firstKnowledgeUpdateCases(60);
