@@ -77,8 +77,8 @@ try {
   if (PARTS.includes("scale")) results.scale = await scale();
   if (PARTS.includes("statement")) results.statement = await statement();
   if (PARTS.includes("previous")) results.previous = await previous();
-  if (PARTS.includes("base")) results.base = await againstBase();
-  if (PARTS.includes("windowed")) results.windowed = await windowedAgainstBase();
+  if (PARTS.includes("base")) results.base = await againstBase("base");
+  if (PARTS.includes("windowed")) results.windowed = await againstBase("windowed");
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
   if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
@@ -262,10 +262,23 @@ the default against the previous default, ${asked.length} questions, paired`);
   return rows;
 }
 
-/** The default at each size against another checkout's retrieve, paired per question. */
-async function againstBase() {
+/**
+ * A ranking at each size against another checkout's retrieve (`BENCH_DEFAULT_BASE`), paired per
+ * question, rankings compared by ids and scores: the default (part `base`), or windowed relevance
+ * alone + time filter (part `windowed`).
+ */
+async function againstBase(part: "base" | "windowed") {
   const checkout = process.env.BENCH_DEFAULT_BASE;
-  if (!checkout) throw new Error("BENCH_DEFAULT_PARTS=base needs BENCH_DEFAULT_BASE (a checkout)");
+  if (!checkout) throw new Error(`BENCH_DEFAULT_PARTS=${part} needs BENCH_DEFAULT_BASE (a checkout)`);
+  const ranking =
+    part === "windowed"
+      ? ({
+          mode: "exact",
+          relevance: "windowed",
+          weights: { recency: 0, importance: 0, relevance: 1 },
+          timeFilter: true,
+        } as const)
+      : {};
   const baseRetrieve = await retrieveOf(checkout);
   const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
   const rows = [];
@@ -279,46 +292,15 @@ async function againstBase() {
         now: q.now,
         k: 10,
         touch: false,
+        ...ranking,
       });
       return r.memories.map((m) => `${m.id}:${m.score}`).join(",");
     });
     rows.push({ memories: size.toLocaleString("en-US"), ...pairedSummary(p) });
   }
+  const what = part === "windowed" ? "windowed relevance alone + time filter" : "the default";
   console.log(
-    `\nthe default, this checkout (new) against ${checkout} (base), ${asked.length} questions x 2 rounds, paired`,
-  );
-  printTable(rows);
-  return rows;
-}
-
-/** Windowed relevance alone (+ time filter) at each size against another checkout's, paired per question. */
-async function windowedAgainstBase() {
-  const checkout = process.env.BENCH_DEFAULT_BASE;
-  if (!checkout) throw new Error("BENCH_DEFAULT_PARTS=windowed needs BENCH_DEFAULT_BASE (a checkout)");
-  const baseRetrieve = await retrieveOf(checkout);
-  const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
-  const rows = [];
-  for (const size of SIZES) {
-    const agent = await scaledAgent(size);
-    const p = await pairedRuns(asked.length, async (side, i) => {
-      const q = asked[i] as Query;
-      const r = await (side === "base" ? baseRetrieve : retrieve)(system.app.memory, agent, {
-        query: q.question,
-        queryEmbedding: vectors[i],
-        now: q.now,
-        k: 10,
-        touch: false,
-        mode: "exact",
-        relevance: "windowed",
-        weights: { recency: 0, importance: 0, relevance: 1 },
-        timeFilter: true,
-      });
-      return r.memories.map((m) => `${m.id}:${m.score}`).join(",");
-    });
-    rows.push({ memories: size.toLocaleString("en-US"), ...pairedSummary(p) });
-  }
-  console.log(
-    `\nwindowed relevance alone + time filter, this checkout (new) against ${checkout} (base), ${asked.length} questions, paired`,
+    `\n${what}, this checkout (new) against ${checkout} (base), ${asked.length} questions x 2 rounds, paired`,
   );
   printTable(rows);
   return rows;
