@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
-import { type KnowledgeCase, KU_NOW, knowledgeUpdateCases, passes } from "../support/knowledge-updates";
+import {
+  type KnowledgeCase,
+  KU_NOW,
+  knowledgeUpdateCases,
+  passes,
+  vectorsOf,
+} from "../support/knowledge-updates";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // The service default ranks by what the question is about, and still knows which version of a
@@ -37,11 +43,7 @@ async function store(c: KnowledgeCase, vectors: Map<string, number[]>): Promise<
 describe("recency still matters under the default ranking", () => {
   it("answers 120 generated knowledge updates: current-state and past-state questions, months and minutes apart, chains of three", async () => {
     const cases = knowledgeUpdateCases(120);
-    const texts = [
-      ...new Set(cases.flatMap((c) => [...c.versions.map((v) => v.text), ...c.fillers.map((f) => f.text)])),
-    ];
-    const embedded = await t.system.providers.embedder.embed(texts);
-    const vectors = new Map(texts.map((x, i) => [x, embedded[i] as number[]]));
+    const vectors = await vectorsOf(t.system.providers.embedder, cases);
     const agents = await Promise.all(cases.map((c) => store(c, vectors)));
     const passed = { current: 0, past: 0 };
     for (const [i, c] of cases.entries()) {

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
-import { type KnowledgeCase, KU_NOW, knowledgeUpdateCases, passes } from "../support/knowledge-updates";
+import {
+  type KnowledgeCase,
+  KU_NOW,
+  knowledgeUpdateCases,
+  passes,
+  vectorsOf,
+} from "../support/knowledge-updates";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // Supersession as data in retrieval (docs/adr/0029): the 120 knowledge updates of
@@ -46,11 +52,7 @@ async function store(c: KnowledgeCase, vectors: Map<string, number[]>): Promise<
 describe("supersession as data in retrieval", () => {
   it("ranks the newest version first for every current-state question and still finds old versions for past-state ones", async () => {
     const cases = knowledgeUpdateCases(120);
-    const texts = [
-      ...new Set(cases.flatMap((c) => [...c.versions.map((v) => v.text), ...c.fillers.map((f) => f.text)])),
-    ];
-    const embedded = await t.system.providers.embedder.embed(texts);
-    const vectors = new Map(texts.map((x, i) => [x, embedded[i] as number[]]));
+    const vectors = await vectorsOf(t.system.providers.embedder, cases);
     const agents = await Promise.all(cases.map((c) => store(c, vectors)));
     const passed = { current: 0, past: 0 };
     let marked = 0;

@@ -34,7 +34,11 @@ async function stream(agent: string) {
   expect(res.status).toBe(201);
 }
 
-async function relevanceOf(agent: string, relevance: string): Promise<Map<string, number>> {
+async function relevanceOf(
+  agent: string,
+  relevance: string,
+  vectorShare = 0.6,
+): Promise<Map<string, number>> {
   const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
     query: "the volcano",
     queryEmbedding: [1, 0, 0],
@@ -43,7 +47,7 @@ async function relevanceOf(agent: string, relevance: string): Promise<Map<string
     touch: false,
     mode: "exact",
     relevance,
-    vectorShare: 0.6,
+    vectorShare,
     weights: { recency: 0, importance: 0, relevance: 1 },
   });
   expect(res.status).toBe(200);
@@ -104,23 +108,7 @@ describe("retrieve: windowed relevance (BM25F with the neighbours' words)", () =
     const got = await relevanceOf(agent, "windowed");
     // BM25F: volcano counts for alpha…echo (1–5 places away), not for foxtrot (a day later);
     // contextual's share lifts golf (6 away) by echo's, and foxtrot has no neighbour at all.
-    const lexical = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
-      query: "the volcano",
-      queryEmbedding: [1, 0, 0],
-      embeddingModel: MODEL,
-      now: NOW,
-      touch: false,
-      mode: "exact",
-      relevance: "windowed",
-      vectorShare: 0,
-      weights: { recency: 0, importance: 0, relevance: 1 },
-    });
-    const lex = new Map(
-      ((await lexical.json()) as { memories: Result[] }).memories.map((m) => [
-        m.description,
-        m.scores.relevance,
-      ]),
-    );
+    const lex = await relevanceOf(agent, "windowed", 0);
     // Lexical part alone (α 0) decreases with distance up to echo; foxtrot gets nothing.
     const order = ["volcano", "alpha", "bravo", "charlie", "delta", "echo"].map((x) => lex.get(x) ?? -1);
     for (let i = 1; i < order.length; i++) expect(order[i]).toBeLessThan(order[i - 1] as number);

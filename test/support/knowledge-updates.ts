@@ -217,3 +217,15 @@ export function passes(c: KnowledgeCase, order: string[]): boolean {
   if (c.kind === "current") return c.versions.every((v, j) => j === c.target || at(v.text) > target);
   return c.fillers.every((f) => at(f.text) > target);
 }
+
+/** Every text of `cases` (versions and fillers) embedded once by `embedder`, by text. */
+export async function vectorsOf(
+  embedder: { embed: (texts: string[]) => Promise<number[][]> },
+  cases: KnowledgeCase[],
+): Promise<Map<string, number[]>> {
+  const texts = [
+    ...new Set(cases.flatMap((c) => [...c.versions.map((v) => v.text), ...c.fillers.map((f) => f.text)])),
+  ];
+  const embedded = await embedder.embed(texts);
+  return new Map(texts.map((x, i) => [x, embedded[i] as number[]]));
+}

@@ -1,4 +1,5 @@
 import pgvector from "pgvector";
+import type { Db } from "../../db/client";
 import { Invalid } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { withCitationStatus } from "../citation-status";
@@ -10,10 +11,10 @@ import { type LoggedCandidate, logRetrieval, RETRIEVAL_LOG_DEFAULTS } from "../l
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
-import { runPlan, type ScoredRow } from "./execute";
+import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
-import { plan, type RetrieveMode, type Statement } from "./plan";
+import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
@@ -266,10 +267,10 @@ export async function retrieve(
  * statement, and never gives a partial answer.
  */
 async function rankCollapsed(
-  tx: Parameters<typeof runPlan>[0],
-  chosen: Parameters<typeof runPlan>[1],
+  tx: Pick<Db, "execute">,
+  chosen: Plan,
   params: RankParams,
-): Promise<Awaited<ReturnType<typeof runPlan<Row>>>> {
+): Promise<Ranked<Row>> {
   for (let pool = poolSize(params.k); ; ) {
     const ranked = await runPlan<Row>(tx, chosen, { ...params, k: pool });
     const collapsed = collapseDuplicates(ranked.rows, params.k, pool);
