@@ -36,22 +36,26 @@ type Row = {
 const imp = FIELDS.importance.status;
 const emb = FIELDS.embedding.status;
 
-/** Counts by kind and enrichment state, and the time span, in one grouped query; retention's tally beside it. */
+/**
+ * Counts by kind and enrichment state, the time span, and retention's tally, in one statement:
+ * one snapshot, so a retention run that commits while the stats are read is seen whole or not at
+ * all (two statements could count a memory as both still there and forgotten).
+ */
 export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string): Promise<AgentStats> {
-  const [rows, [retention]] = await Promise.all([
-    queryRows<Row>(
-      deps.db,
-      sql`SELECT kind, ${imp} AS imp, ${emb} AS emb, count(*)::int AS n,
+  const [read] = await queryRows<{ rows: Row[] | null; forgotten: number | null; retainedAt: string | null }>(
+    deps.db,
+    sql`WITH c AS (
+        SELECT kind, ${imp} AS imp, ${emb} AS emb, count(*)::int AS n,
           ${isoUtc(sql`min(created_at)`)} AS oldest,
           ${isoUtc(sql`max(created_at)`)} AS newest
         FROM memories WHERE agent_id = ${agentId}
-        GROUP BY kind, ${imp}, ${emb}`,
-    ),
-    queryRows<{ forgotten: number; retainedAt: string | null }>(
-      deps.db,
-      sql`SELECT forgotten, ${isoUtc(sql`retained_at`)} AS "retainedAt" FROM agent_settings WHERE agent_id = ${agentId}`,
-    ),
-  ]);
+        GROUP BY kind, ${imp}, ${emb}
+      )
+      SELECT (SELECT json_agg(c) FROM c) AS rows, s.forgotten, ${isoUtc(sql`s.retained_at`)} AS "retainedAt"
+      FROM (SELECT 1) one LEFT JOIN agent_settings s ON s.agent_id = ${agentId}`,
+  );
+  const rows = read?.rows ?? [];
+  const retention = read;
   const zero = () => ({ pending: 0, ready: 0, failed: 0 });
   const stats: AgentStats = {
     agentId,
