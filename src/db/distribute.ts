@@ -22,7 +22,6 @@ export const AGENT_TABLES = [
   "outcomes",
   "lesson_revisions",
   "agent_lexicon",
-  "agent_lexemes",
   "retrieval_log",
 ] as const;
 

@@ -13,7 +13,7 @@ import { startTestSystem, type TestSystem } from "../support/system";
 /** Tables distributed by agent_id: the distribution step's list (src/db/distribute.ts). */
 const AGENT_TABLES: string[] = [...DISTRIBUTED];
 /** Per-agent tables of signed delta rows (ADR 0024): no key, so none to carry agent_id. */
-const KEYLESS = ["agent_lexemes", "agent_lexicon"];
+const KEYLESS = ["agent_lexicon"];
 /** Tables that are not per agent: reference tables (a copy on every node) under Citus. */
 const COORDINATOR_TABLES: string[] = [...REFERENCE_TABLES];
 

@@ -1,8 +1,9 @@
 import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
 
 // Lexical statistics, kept by triggers on `memories` in the writing statement's own transaction
-// (migration 0016, docs/adr/0024-lexical-statistics.md): BM25 reads an agent's document count,
-// length sum and per-lexeme document frequency here instead of scanning its stream.
+// (migration 0016, docs/adr/0024-lexical-statistics.md): BM25 reads an agent's document count and
+// length sum here instead of scanning its stream. Each query lexeme's document frequency is
+// counted from its postings, which BM25 reads anyway (per-lexeme rows were dropped, migration 0022).
 
 /**
  * Per-agent document count and length sum (length = distinct lexemes, as BM25 counts it), as
@@ -18,15 +19,4 @@ export const agentLexicon = pgTable(
     lengthSum: bigint("length_sum", { mode: "number" }).notNull(),
   },
   (t) => [index("agent_lexicon_agent_idx").on(t.agentId, t.docs, t.lengthSum)],
-);
-
-/** Per-agent, per-lexeme document frequency, as signed deltas like `agent_lexicon`. */
-export const agentLexemes = pgTable(
-  "agent_lexemes",
-  {
-    agentId: text("agent_id").notNull(),
-    lexeme: text("lexeme").notNull(),
-    docs: bigint("docs", { mode: "number" }).notNull(),
-  },
-  (t) => [index("agent_lexemes_agent_lexeme_idx").on(t.agentId, t.lexeme, t.docs)],
 );

@@ -17,21 +17,3 @@ export const lexiconStatsSql = (agentId: string): SQL =>
   sql`SELECT coalesce(sum(docs), 0)::float8 AS n,
       (sum(length_sum)::numeric / nullif(sum(docs), 0)::numeric)::float8 AS avgdl
     FROM agent_lexicon WHERE agent_id = ${agentId}`;
-
-/**
- * Document frequency of each lexeme in `lexemes` (a SQL expression of type text[]) among the
- * agent's memories, as rows (lexeme, df float8); a lexeme no memory holds has no row.
- */
-export const lexemeFrequencySql = (agentId: string, lexemes: SQL): SQL =>
-  sql`SELECT lexeme, sum(docs)::float8 AS df FROM agent_lexemes
-    WHERE agent_id = ${agentId} AND lexeme = ANY(${lexemes}) GROUP BY lexeme HAVING sum(docs) > 0`;
-
-/**
- * Ids and lexemes of the agent's memories that hold at least one of `lexemes` (text[]), through
- * the GIN index over (agent_id, description_tsv): the agent's postings of those lexemes only.
- */
-export const lexicalCandidatesSql = (agentId: string, lexemes: SQL): SQL =>
-  sql`SELECT m.id, m.description_tsv AS terms FROM memories m
-    WHERE m.agent_id = ${agentId} AND m.description_tsv @@ (
-      SELECT coalesce(string_agg(quote_literal(l), ' | '), '')::tsquery FROM unnest(${lexemes}) l
-    )`;
