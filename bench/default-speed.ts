@@ -29,6 +29,10 @@
  *   embed them: p99, target ≤ 50 ms.
  * - `backlog-pg`: the same with PostgreSQL (this bench's database) and in-process workers: what
  *   the backlog costs a POST when the database is not WebAssembly on the API's thread.
+ *   `BENCH_BACKLOG_NICE` (e.g. `0,19,0,19`): runs it once per MEMSTREAM_EMBED_BATCH_NICE value, in
+ *   that order, one row each (default: one run at the configured default).
+ * Both backlog parts also time a retrieve with query text (embedded by the query threads, on a
+ * stream with nothing pending) after each timed POST, and the time the backlog took to drain.
  */
 import { resolve } from "node:path";
 import postgres from "postgres";
@@ -82,7 +86,7 @@ try {
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
   if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
-  if (PARTS.includes("backlog-pg")) results.backlogPg = await backlog({ DATABASE_URL: url as string });
+  if (PARTS.includes("backlog-pg")) results.backlogPg = await backlogPg();
 } finally {
   await sql.end();
   await system.close();
@@ -429,6 +433,20 @@ async function pglite() {
   }
 }
 
+/** The backlog on PostgreSQL, once per BENCH_BACKLOG_NICE value (the batch threads' priority). */
+async function backlogPg() {
+  const nices = process.env.BENCH_BACKLOG_NICE?.split(",") ?? [];
+  if (nices.length === 0) return backlog({ DATABASE_URL: url as string });
+  const rows = [];
+  for (const nice of nices)
+    rows.push({
+      "batch threads' nice": nice,
+      ...(await backlog({ DATABASE_URL: url as string, MEMSTREAM_EMBED_BATCH_NICE: nice })),
+    });
+  printTable(rows);
+  return rows;
+}
+
 /**
  * Batch POSTs of 250 while in-process workers embed a backlog of BACKLOG (zero-config): the backlog
  * is posted in batches of 250, then batches are timed while any memory still waits (at most 20).
@@ -459,25 +477,42 @@ async function backlog(env: Record<string, string>) {
       idle.push(performance.now() - t0);
       await until(async () => (await pending(call, `${agent}-idle`)) === 0, 300_000);
     }
+    // A retrieve whose query the service embeds (a question not asked before in this run, so the
+    // cache never answers) on the idle stream: the query threads' latency with and without a backlog.
+    let asks = 0;
+    const ask = async () => {
+      const q = queries[asks++ % queries.length] as Query;
+      const t0 = performance.now();
+      await call("POST", `/v1/agents/${agent}-idle/retrieve`, { query: `${q.question} (${asks})`, k: 10 });
+      return performance.now() - t0;
+    };
+    const idleAsks: number[] = [];
+    for (let i = 0; i < 5; i++) idleAsks.push(await ask());
+    const posted = performance.now();
     for (let i = 0; i < BACKLOG; i += 250)
       await call("POST", `/v1/agents/${agent}/memories`, batch(10 + i, Math.min(250, BACKLOG - i)));
     const times: number[] = [];
+    const asked: number[] = [];
     for (let i = 0; i < 20 && (await pending(call, agent)) > 0; i++) {
       const t0 = performance.now();
       await call("POST", `/v1/agents/${agent}/memories`, batch(BACKLOG + 10 + i * 250, 250));
       times.push(performance.now() - t0);
+      asked.push(await ask());
       await new Promise((r) => setTimeout(r, 100));
     }
+    await until(async () => (await pending(call, agent)) === 0, 900_000);
+    const drainS = (performance.now() - posted) / 1000;
     const p99 = quantile(times, 0.99);
     if (process.env.BENCH_DEBUG)
-      console.log(
-        [...times]
-          .sort((a, b) => a - b)
-          .map((t) => t.toFixed(0))
-          .join(" "),
-      );
+      for (const xs of [times, asked])
+        console.log(
+          [...xs]
+            .sort((a, b) => a - b)
+            .map((t) => t.toFixed(0))
+            .join(" "),
+        );
     target(
-      `batch POST of 250 while ${BACKLOG.toLocaleString("en-US")} are embedded in-process (${database})${env.MEMSTREAM_EMBED_THREADS === "0" ? ", embedder on the event loop" : ""}: p99`,
+      `batch POST of 250 while ${BACKLOG.toLocaleString("en-US")} are embedded in-process (${database})${env.MEMSTREAM_EMBED_THREADS === "0" ? ", embedder on the event loop" : ""}${env.MEMSTREAM_EMBED_BATCH_NICE ? `, batch nice ${env.MEMSTREAM_EMBED_BATCH_NICE}` : ""}: p99`,
       `${ms(p99)} ms (${times.length} POSTs; p50 ${ms(quantile(times, 0.5))}, idle p50 ${ms(quantile(idle, 0.5))} ms)`,
       "≤ 50 ms",
       p99 <= 50,
@@ -487,6 +522,8 @@ async function backlog(env: Record<string, string>) {
       "idle p50 ms (nothing to embed)": ms(quantile(idle, 0.5)),
       "p50 ms": ms(quantile(times, 0.5)),
       "p99 ms (target ≤ 50)": `${ms(p99)} (${p99 <= 50 ? "met" : "missed"})`,
+      "retrieve p50 / p99 ms (idle p50)": `${ms(quantile(asked, 0.5))} / ${ms(quantile(asked, 0.99))} (${ms(quantile(idleAsks, 0.5))})`,
+      "drained in s": drainS.toFixed(0),
     };
     console.log(
       `\nbatch POST of 250 memories while ${BACKLOG.toLocaleString("en-US")} others wait to be embedded in-process (${database})`,
