@@ -26,15 +26,15 @@ export type OfflineEmbedderOptions = {
   timeoutMs?: number;
   /**
    * Nice value of the batch threads (MEMSTREAM_EMBED_BATCH_NICE; Linux), 0 = the process's own:
-   * a backlog then takes only the CPU the API's thread, the query threads and a local PostgreSQL
-   * leave idle. Default DEFAULT_EMBED_BATCH_NICE.
+   * the API's thread and the query threads then win the CPU over a backlog's batches. Default
+   * DEFAULT_EMBED_BATCH_NICE.
    */
   batchNice?: number;
   /** Told once, at debug, when the batch threads cannot lower their priority (not Linux). */
   logger?: Pick<Logger, "debug">;
 };
 
-/** The lowest priority: on a loaded machine every other thread is served before a backlog's batches. */
+/** The lowest priority: on a loaded machine the process's other threads are served before a backlog's batches. */
 export const DEFAULT_EMBED_BATCH_NICE = 19;
 
 /** One thread per core, at most four: queries on a loaded service use both cores (issue 27). */
@@ -78,8 +78,8 @@ export async function createOfflineEmbedder(
     });
   // Query threads keep the process's priority: a retrieve waits for them.
   const interactive = pool("offline embedder (queries)", opts.threads, { name: "embed-query" });
-  // Batch threads yield the CPU to everything else (docs/adr/0024-lexical-statistics.md): on two
-  // cores a backlog's forward passes delayed a POST of 250 to 200 ms at p99 (issue 27).
+  // Batch threads yield the CPU to the rest of the process (docs/adr/0024-lexical-statistics.md):
+  // the enrichment backlog is the one piece of work here that no request waits for.
   const batches = pool("offline embedder (batches)", Math.max(1, opts.threads - 1), {
     name: "embed-batch",
     nice: opts.batchNice ?? DEFAULT_EMBED_BATCH_NICE,

@@ -10,15 +10,19 @@ const embedder = await createOfflineEmbedder({ threads: 1 });
 afterAll(() => embedder.close());
 
 describe("offline embedder thread priorities", () => {
-  it("runs batches in threads at nice 19 (those the model's runtime starts too) and queries at 0", async () => {
+  it("runs batches in threads at nice 19 (and any thread those start) and queries at 0", async () => {
     await Promise.all([embedder.embed(Array(9).fill("a batch")), embedder.embed(["a query"])]);
     const threads = processThreads();
-    const of = (name: string) => threads.filter((t) => t.name === name).map((t) => t.nice);
-    expect(of("embed-batch").length).toBeGreaterThan(0);
-    expect(of("embed-batch").every((n) => n === 19)).toBe(true);
-    expect(of("embed-query").length).toBeGreaterThan(0);
-    expect(of("embed-query").every((n) => n === 0)).toBe(true);
+    const nices = (name: string) => threads.filter((t) => t.name === name).map((t) => t.nice);
+    const batch = nices("embed-batch");
+    const query = nices("embed-query");
+    // One thread each, and under tsx the loader-hooks thread each started (it inherits the set-up).
+    expect(batch.length).toBeGreaterThan(0);
+    expect(batch).toEqual(batch.map(() => 19));
+    expect(query.length).toBeGreaterThan(0);
+    expect(query).toEqual(query.map(() => 0));
     // Nothing else was reniced: the test's own thread and the rest keep the process's priority.
-    expect(threads.filter((t) => !t.name.startsWith("embed-")).every((t) => t.nice === 0)).toBe(true);
+    const others = threads.filter((t) => !t.name.startsWith("embed-")).map((t) => t.nice);
+    expect(others).toEqual(others.map(() => 0));
   });
 });
