@@ -29,6 +29,11 @@
  *   embed them: p99, target ≤ 50 ms.
  * - `backlog-pg`: the same with PostgreSQL (this bench's database) and in-process workers: what
  *   the backlog costs a POST when the database is not WebAssembly on the API's thread.
+ * `BENCH_BACKLOG_NICE` (e.g. `0,19,0,19`): each backlog part runs once per MEMSTREAM_EMBED_BATCH_NICE
+ * value, in that order, one row each, with the model in threads (default: the configured value).
+ * Both backlog parts also time a retrieve with query text (embedded by the query threads, on a
+ * stream with nothing pending) after each timed POST, and how many memories a second the workers
+ * embedded meanwhile.
  */
 import { resolve } from "node:path";
 import postgres from "postgres";
@@ -57,6 +62,8 @@ if (process.env.BENCH_FULL === "1" && !SIZES.includes(1_000_000)) SIZES.push(1_0
 const N = Number(process.env.N ?? 40);
 /** Memories waiting to be embedded while the backlog part times its POSTs (the target's 2,000). */
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 2_000);
+/** MEMSTREAM_EMBED_BATCH_NICE values the backlog parts run at, one row each (none: the default). */
+const NICES = process.env.BENCH_BACKLOG_NICE?.split(",").filter(Boolean) ?? [];
 const ms = (x: number) => x.toFixed(1);
 /** The scaled agents' name (bench/pglite-explain.ts copies them): copies with distinct texts. */
 const SCALED = "distinct";
@@ -81,8 +88,10 @@ try {
   if (PARTS.includes("windowed")) results.windowed = await againstBase("windowed");
   if (PARTS.includes("concurrency")) results.concurrency = await perEmbedder(concurrency);
   if (PARTS.includes("pglite")) results.pglite = await pglite();
-  if (PARTS.includes("backlog")) results.backlog = await perEmbedder(backlog);
-  if (PARTS.includes("backlog-pg")) results.backlogPg = await backlog({ DATABASE_URL: url as string });
+  if (PARTS.includes("backlog"))
+    results.backlog = NICES.length > 0 ? await perNice({}) : await perEmbedder(backlog);
+  if (PARTS.includes("backlog-pg"))
+    results.backlogPg = await (NICES.length > 0 ? perNice : backlog)({ DATABASE_URL: url as string });
 } finally {
   await sql.end();
   await system.close();
@@ -429,6 +438,18 @@ async function pglite() {
   }
 }
 
+/** A backlog part once per BENCH_BACKLOG_NICE value (the batch threads' priority), in its order. */
+async function perNice(env: Record<string, string>) {
+  const rows = [];
+  for (const nice of NICES)
+    rows.push({
+      "batch threads' nice": nice,
+      ...(await backlog({ ...env, MEMSTREAM_EMBED_BATCH_NICE: nice })),
+    });
+  printTable(rows);
+  return rows;
+}
+
 /**
  * Batch POSTs of 250 while in-process workers embed a backlog of BACKLOG (zero-config): the backlog
  * is posted in batches of 250, then batches are timed while any memory still waits (at most 20).
@@ -438,10 +459,10 @@ async function backlog(env: Record<string, string>) {
   const database = env.DATABASE_URL ? "PostgreSQL" : "PGlite";
   // What `npm start` does with in-process workers (src/server.ts); composing alone starts none.
   lite.jobs.startWorkers();
+  // A new agent each run: a database that outlives the run (PostgreSQL) keeps earlier ones.
+  const agent = `bench-backlog-${Date.now().toString(36)}`;
   try {
     const call = appCall(lite);
-    // A new agent each run: a database that outlives the run (PostgreSQL) keeps earlier ones.
-    const agent = `bench-backlog-${Date.now().toString(36)}`;
     const texts = turns.map(memoryText);
     const batch = (from: number, n: number) => ({
       // Numbered, so no text repeats one the embedder's cache holds.
@@ -459,25 +480,44 @@ async function backlog(env: Record<string, string>) {
       idle.push(performance.now() - t0);
       await until(async () => (await pending(call, `${agent}-idle`)) === 0, 300_000);
     }
+    // A retrieve whose query the service embeds (a question not asked before in this run, so the
+    // cache never answers) on the idle stream: the query threads' latency with and without a backlog.
+    let asks = 0;
+    const ask = async () => {
+      const q = queries[asks++ % queries.length] as Query;
+      const t0 = performance.now();
+      await call("POST", `/v1/agents/${agent}-idle/retrieve`, { query: `${q.question} (${asks})`, k: 10 });
+      return performance.now() - t0;
+    };
+    const idleAsks: number[] = [];
+    for (let i = 0; i < 5; i++) idleAsks.push(await ask());
     for (let i = 0; i < BACKLOG; i += 250)
       await call("POST", `/v1/agents/${agent}/memories`, batch(10 + i, Math.min(250, BACKLOG - i)));
     const times: number[] = [];
+    const asked: number[] = [];
+    const waiting = await pending(call, agent);
+    const started = performance.now();
     for (let i = 0; i < 20 && (await pending(call, agent)) > 0; i++) {
       const t0 = performance.now();
       await call("POST", `/v1/agents/${agent}/memories`, batch(BACKLOG + 10 + i * 250, 250));
       times.push(performance.now() - t0);
+      asked.push(await ask());
       await new Promise((r) => setTimeout(r, 100));
     }
+    // How fast the backlog went meanwhile: what a lower priority for the batch threads may cost.
+    const embedded = waiting + times.length * 250 - (await pending(call, agent));
+    const perS = embedded / ((performance.now() - started) / 1000);
     const p99 = quantile(times, 0.99);
     if (process.env.BENCH_DEBUG)
-      console.log(
-        [...times]
-          .sort((a, b) => a - b)
-          .map((t) => t.toFixed(0))
-          .join(" "),
-      );
+      for (const xs of [times, asked])
+        console.log(
+          [...xs]
+            .sort((a, b) => a - b)
+            .map((t) => t.toFixed(0))
+            .join(" "),
+        );
     target(
-      `batch POST of 250 while ${BACKLOG.toLocaleString("en-US")} are embedded in-process (${database})${env.MEMSTREAM_EMBED_THREADS === "0" ? ", embedder on the event loop" : ""}: p99`,
+      `batch POST of 250 while ${BACKLOG.toLocaleString("en-US")} are embedded in-process (${database})${env.MEMSTREAM_EMBED_THREADS === "0" ? ", embedder on the event loop" : ""}${env.MEMSTREAM_EMBED_BATCH_NICE ? `, batch nice ${env.MEMSTREAM_EMBED_BATCH_NICE}` : ""}: p99`,
       `${ms(p99)} ms (${times.length} POSTs; p50 ${ms(quantile(times, 0.5))}, idle p50 ${ms(quantile(idle, 0.5))} ms)`,
       "≤ 50 ms",
       p99 <= 50,
@@ -487,6 +527,8 @@ async function backlog(env: Record<string, string>) {
       "idle p50 ms (nothing to embed)": ms(quantile(idle, 0.5)),
       "p50 ms": ms(quantile(times, 0.5)),
       "p99 ms (target ≤ 50)": `${ms(p99)} (${p99 <= 50 ? "met" : "missed"})`,
+      "retrieve p50 / p99 ms (idle p50)": `${ms(quantile(asked, 0.5))} / ${ms(quantile(asked, 0.99))} (${ms(quantile(idleAsks, 0.5))})`,
+      "embedded per s meanwhile": perS.toFixed(1),
     };
     console.log(
       `\nbatch POST of 250 memories while ${BACKLOG.toLocaleString("en-US")} others wait to be embedded in-process (${database})`,
@@ -494,6 +536,8 @@ async function backlog(env: Record<string, string>) {
     printTable([row]);
     return row;
   } finally {
+    // What is still pending would feed the next run's sweep (a database that outlives the run).
+    if (env.DATABASE_URL) await sql`DELETE FROM memories WHERE agent_id IN (${agent}, ${`${agent}-idle`})`;
     await lite.close();
   }
 }

@@ -77,6 +77,7 @@ export async function composeSystem(
       embedding: config.embedding,
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
+      logger,
     }));
   const queues = composeQueues(config, core);
   // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.

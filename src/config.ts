@@ -9,7 +9,7 @@ import { AGENT_ID_PATTERN, LIMITS } from "./memory/limits";
 import { FAST_DEFAULTS, type FastThresholds } from "./memory/retrieve/fast-thresholds";
 import { defaultTextThreads } from "./memory/text/text-work";
 import type { ImportanceExamples } from "./providers/importance/examples";
-import { defaultEmbedThreads } from "./providers/offline-embedder";
+import { DEFAULT_EMBED_BATCH_NICE, defaultEmbedThreads } from "./providers/offline-embedder";
 import { DEFAULT_OPENAI_EMBED_BATCH } from "./providers/openai-embedder";
 
 /**
@@ -110,6 +110,11 @@ export const EnvSchema = z.object({
    * default one per core, 1..4; 0 = on the API's event loop.
    */
   MEMSTREAM_EMBED_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /**
+   * Nice value of those batch threads (Linux; 19 = the lowest priority), so the API's thread wins
+   * the CPU over a backlog's batches; 0 = the process's own.
+   */
+  MEMSTREAM_EMBED_BATCH_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_EMBED_BATCH_NICE),
   /** Pending memories a retrieve embeds inline (read your own writes); 0 = off. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING: z.coerce.number().int().min(0).max(64).default(8),
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
@@ -285,6 +290,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       batchSize: e.EMBEDDING_BATCH_SIZE,
       /** The offline model's worker threads (MEMSTREAM_EMBED_THREADS). */
       threads: e.MEMSTREAM_EMBED_THREADS ?? defaultEmbedThreads(),
+      /** Nice value of its batch threads (MEMSTREAM_EMBED_BATCH_NICE; 0 = off). */
+      batchNice: e.MEMSTREAM_EMBED_BATCH_NICE,
     },
     llm: e.LLM_MODEL ? { model: e.LLM_MODEL } : null,
     supersession: e.MEMSTREAM_SUPERSESSION,

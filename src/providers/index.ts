@@ -1,3 +1,4 @@
+import type { Logger } from "../lib/logger.js";
 import { withEmbeddingCache } from "./embedding-cache.js";
 import type { ImportanceExamples } from "./importance/examples.js";
 import { createLlmImportanceScorer } from "./importance/llm-scorer.js";
@@ -21,7 +22,11 @@ export type ProvidersConfig = {
     batchSize?: number;
     /** Worker threads of the offline model (offline-embedder.ts); 0 or absent: the caller's thread. */
     threads?: number;
+    /** Nice value of the offline model's batch threads (offline-embedder.ts); absent: its default. */
+    batchNice?: number;
   };
+  /** Where a provider tells what it could not set up but works without (debug lines). */
+  logger?: Pick<Logger, "debug">;
   /** Chat model for importance and reflection; without it importance is offline and reflection is off. */
   llm?: { model: string };
   importanceExamples?: ImportanceExamples;
@@ -60,7 +65,11 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
     });
   } else {
     // Cached: the embedding job and the offline importance scorer embed the same new texts.
-    const offline = await createOfflineEmbedder({ threads: cfg.embedding.threads ?? 0 });
+    const offline = await createOfflineEmbedder({
+      threads: cfg.embedding.threads ?? 0,
+      batchNice: cfg.embedding.batchNice,
+      logger: cfg.logger,
+    });
     embedder = withEmbeddingCache(offline);
     close = () => offline.close();
     warm = () => offline.warm();

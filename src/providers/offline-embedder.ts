@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os";
+import type { Logger } from "../lib/logger";
 import { WorkerPool } from "../lib/worker-pool/pool";
+import type { ThreadSetup } from "../lib/worker-pool/thread-setup.mjs";
 import { chunk, guardEmpty } from "./batching.js";
 import { offlineModelTasks } from "./offline-model.js";
 import type { Embedder } from "./types.js";
@@ -22,7 +24,18 @@ export type OfflineEmbedderOptions = {
   threads: number;
   /** Run-time budget of one forward pass in a thread; past it the thread is replaced and the call fails. */
   timeoutMs?: number;
+  /**
+   * Nice value of the batch threads (MEMSTREAM_EMBED_BATCH_NICE; Linux), 0 = the process's own:
+   * the API's thread and the query threads then win the CPU over a backlog's batches. Default
+   * DEFAULT_EMBED_BATCH_NICE.
+   */
+  batchNice?: number;
+  /** Told once, at debug, when the batch threads cannot lower their priority (not Linux). */
+  logger?: Pick<Logger, "debug">;
 };
+
+/** The lowest priority: on a loaded machine the process's other threads are served before a backlog's batches. */
+export const DEFAULT_EMBED_BATCH_NICE = 19;
 
 /** One thread per core, at most four: queries on a loaded service use both cores (issue 27). */
 export const defaultEmbedThreads = (): number => Math.max(1, Math.min(4, availableParallelism()));
@@ -52,7 +65,7 @@ export async function createOfflineEmbedder(
       close: async () => {},
     };
   }
-  const pool = (name: string, size: number) =>
+  const pool = (name: string, size: number, thread: ThreadSetup) =>
     new WorkerPool<typeof offlineModelTasks>({
       name,
       entry: "src/providers/offline-embedder.worker.ts",
@@ -60,9 +73,17 @@ export async function createOfflineEmbedder(
       timeoutMs: opts.timeoutMs ?? 120_000,
       // Every waiting call is a promise a job or a request holds: refusing would only fail them.
       maxQueue: 100_000,
+      thread,
+      logger: opts.logger,
     });
-  const interactive = pool("offline embedder (queries)", opts.threads);
-  const batches = pool("offline embedder (batches)", Math.max(1, opts.threads - 1));
+  // Query threads keep the process's priority: a retrieve waits for them.
+  const interactive = pool("offline embedder (queries)", opts.threads, { name: "embed-query" });
+  // Batch threads yield the CPU to the rest of the process (docs/adr/0024-lexical-statistics.md):
+  // the enrichment backlog is the one piece of work here that no request waits for.
+  const batches = pool("offline embedder (batches)", Math.max(1, opts.threads - 1), {
+    name: "embed-batch",
+    nice: opts.batchNice ?? DEFAULT_EMBED_BATCH_NICE,
+  });
   return {
     ...base,
     async embed(texts) {

@@ -8,6 +8,7 @@ import {
   type WorkerPoolOptions,
   WorkTimeout,
 } from "../../src/lib/worker-pool/pool";
+import { processThreads } from "../support/threads";
 import type { sampleTasks } from "./fixtures/sample.worker";
 
 // The pool with real threads running a real worker module (TypeScript, loaded through tsx as in
@@ -55,6 +56,26 @@ describe("WorkerPool", () => {
     expect(plain).toMatchObject({ name: "TypeError", message: "plain failure" });
     // The thread survives a task's error.
     expect(await p.run("echo", { text: "still" })).toMatchObject({ text: "STILL" });
+  });
+
+  it("sets each thread up as asked (its OS name, a nice value) and tells a failed set-up once, at debug", async () => {
+    const p = pool({ size: 2, thread: { name: "sample-nice", nice: 7 } });
+    await p.warm();
+    // Each thread, and under tsx the loader-hooks thread it started first (which inherits both).
+    const niced = processThreads().filter((t) => t.name === "sample-nice");
+    expect(niced.length).toBeGreaterThanOrEqual(2);
+    expect(niced.map((t) => t.nice)).toEqual(niced.map(() => 7));
+    const told: Record<string, unknown>[] = [];
+    // Out of range, so setPriority throws: the threads serve anyway, the pool says it once.
+    const failing = pool({
+      size: 2,
+      thread: { nice: 20 },
+      logger: { debug: (_msg, fields) => void told.push(fields ?? {}) },
+    });
+    await failing.warm();
+    expect(await failing.run("echo", { text: "served" })).toMatchObject({ text: "SERVED" });
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ pool: "sample", reason: expect.stringMatching(/range/) });
   });
 
   it("ends a task past its budget by terminating its thread, and serves the next task on a new one", async () => {

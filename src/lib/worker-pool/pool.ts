@@ -1,8 +1,10 @@
 import { type ResourceLimits, type TransferListItem, Worker } from "node:worker_threads";
 import { DomainError, ErrorCode } from "../errors";
+import type { Logger } from "../logger";
 import { workerEntry } from "./entry";
-import { POOL_WORKER, type ReplyMessage, type SerializedError } from "./protocol";
+import { POOL_WORKER, type PoolWorkerData, type ReplyMessage, type SerializedError } from "./protocol";
 import type { Tasks } from "./serve";
+import type { ThreadSetup } from "./thread-setup.mjs";
 
 export type { Tasks } from "./serve";
 
@@ -21,6 +23,10 @@ export type WorkerPoolOptions = {
   resourceLimits?: ResourceLimits;
   /** Time a new thread may take to load its module. */
   startTimeoutMs?: number;
+  /** What each thread does to itself at start: its OS name, a lower CPU priority (Linux). */
+  thread?: ThreadSetup;
+  /** Where a thread's failed set-up is told, once per pool, at debug: the pool works without it. */
+  logger?: Pick<Logger, "debug">;
 };
 
 /** A task ran past its budget; its thread was terminated. */
@@ -90,6 +96,7 @@ export class WorkerPool<T extends Tasks> {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private setupTold = false;
 
   constructor(private readonly opts: WorkerPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`${opts.name}: size must be ≥ 1`);
@@ -187,8 +194,9 @@ export class WorkerPool<T extends Tasks> {
 
   private spawn(): void {
     const { file, module } = workerEntry(this.opts.entry);
+    const data: PoolWorkerData = { kind: POOL_WORKER, module, setup: this.opts.thread };
     const worker = new Worker(file, {
-      workerData: { kind: POOL_WORKER, module },
+      workerData: data,
       resourceLimits: this.opts.resourceLimits,
       stdout: false,
       stderr: false,
@@ -205,6 +213,14 @@ export class WorkerPool<T extends Tasks> {
         if (slot.timer) clearTimeout(slot.timer);
         slot.timer = null;
         slot.ready = true;
+        if (m.setup && !this.setupTold) {
+          this.setupTold = true;
+          this.opts.logger?.debug("worker threads run without their set-up", {
+            pool: this.opts.name,
+            setup: this.opts.thread,
+            reason: m.setup,
+          });
+        }
         worker.unref();
         this.dispatch();
         return;

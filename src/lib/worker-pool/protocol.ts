@@ -1,7 +1,12 @@
+import type { ThreadSetup } from "./thread-setup.mjs";
+
 /** Messages between a pool and its workers (pool.ts, serve.ts). */
 
 /** Marker in `workerData`: the thread was started by a WorkerPool and should serve its tasks. */
 export const POOL_WORKER = "memstream-worker-pool";
+
+/** The `workerData` a pool gives its threads. */
+export type PoolWorkerData = { kind: typeof POOL_WORKER; module: string; setup?: ThreadSetup };
 
 /** Pool → worker: run `task` on `input`. */
 export type TaskMessage = { id: number; task: string; input: unknown };
@@ -15,8 +20,8 @@ export type SerializedError = {
   details?: Record<string, unknown>;
 };
 
-/** Worker → pool: it is ready for tasks, or a task's result. */
+/** Worker → pool: it is ready for tasks (`setup`: why its ThreadSetup failed), or a task's result. */
 export type ReplyMessage =
-  | { ready: true }
+  | { ready: true; setup?: string }
   | { id: number; ok: true; output: unknown }
   | { id: number; ok: false; error: SerializedError };

@@ -1,6 +1,13 @@
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { DomainError } from "../errors";
-import { POOL_WORKER, type ReplyMessage, type SerializedError, type TaskMessage } from "./protocol";
+import {
+  POOL_WORKER,
+  type PoolWorkerData,
+  type ReplyMessage,
+  type SerializedError,
+  type TaskMessage,
+} from "./protocol";
+import { setUpThread } from "./thread-setup.mjs";
 
 /** Functions a worker runs by name: one input (structured-cloneable), one output (or a promise of it). */
 export type Tasks = Record<string, (input: never) => unknown>;
@@ -11,8 +18,11 @@ export type Tasks = Record<string, (input: never) => unknown>;
  * the main thread (or in a thread the pool did not start) it does nothing.
  */
 export function serveTasks(tasks: Tasks): void {
-  if (isMainThread || !parentPort || (workerData as { kind?: string } | null)?.kind !== POOL_WORKER) return;
+  const data = workerData as Partial<PoolWorkerData> | null;
+  if (isMainThread || !parentPort || data?.kind !== POOL_WORKER) return;
   const port = parentPort;
+  // Before the first task, so whatever threads a task's runtime starts inherit the priority.
+  const setup = data.setup ? setUpThread(data.setup) : null;
   const reply = (m: ReplyMessage) => port.postMessage(m);
   port.on("message", async ({ id, task, input }: TaskMessage) => {
     const run = tasks[task];
@@ -23,7 +33,7 @@ export function serveTasks(tasks: Tasks): void {
       reply({ id, ok: false, error: serializeError(err) });
     }
   });
-  reply({ ready: true });
+  reply(setup ? { ready: true, setup } : { ready: true });
 }
 
 function serializeError(err: unknown): SerializedError {
