@@ -111,7 +111,7 @@ export const EnvSchema = z.object({
    */
   MEMSTREAM_EMBED_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /**
-   * Nice value of those batch threads (Linux; 19 = the lowest priority), so the API's thread wins
+   * Nice value of those batch threads (Linux; default 10, 19 = the lowest priority), so the API's thread wins
    * the CPU over a backlog's batches; 0 = the process's own.
    */
   MEMSTREAM_EMBED_BATCH_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_EMBED_BATCH_NICE),
