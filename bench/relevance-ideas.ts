@@ -43,7 +43,24 @@ type Q = {
   vec: Float64Array;
   terms: string[];
 };
-const vs = await embedder.embed(asked.map((q) => q.question));
+/**
+ * The question as a statement for the vector (asymmetric retrieval: a sentence encoder puts a
+ * question near other questions — the other speaker's "What got you into running?" — and the
+ * answer is a statement). Deterministic: drop a leading wh-word and auxiliary and the "?".
+ * QUERY_FORM=statement selects it; the default is the question as asked.
+ */
+const WH = /^(what|which|who|whom|whose|where|when|why|how(\s+(many|much|long|often|old|far))?)\b\s*/i;
+const AUX = /^(do|does|did|is|are|was|were|has|have|had|can|could|would|will|should|might)\b\s*/i;
+const asStatement = (q: string) => {
+  let s = q.trim().replace(/\?+$/, "");
+  const wh = WH.test(s);
+  s = s.replace(WH, "");
+  if (wh || AUX.test(s)) s = s.replace(AUX, "");
+  return s.length > 0 ? s : q;
+};
+const vs = await embedder.embed(
+  asked.map((q) => (process.env.QUERY_FORM === "statement" ? asStatement(q.question) : q.question)),
+);
 const lex = await queryRows<{ i: number; t: string[] }>(
   db,
   sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
@@ -75,16 +92,9 @@ const terms1 = (q: Q) => new Map(q.terms.map((t) => [t, 1]));
 const near = (docs: Doc[], i: number, j: number, gap = NEIGHBOUR_GAP_S) =>
   j >= 0 && j < docs.length && Math.abs((docs[i] as Doc).at - (docs[j] as Doc).at) <= gap;
 
-/** BM25F with neighbours up to `n` either side of the same run, weight w·decay^(|d|−1) (sim.ts's bm25f, with a gap). */
-function bm25fN(
-  docs: Doc[],
-  terms: Map<string, number>,
-  w: number,
-  n = 1,
-  decay = 1,
-  gap = NEIGHBOUR_GAP_S,
-): number[] {
-  const win = docs.map((d, i) => {
+/** Each memory as its window: own words + neighbours up to `n` either side of the same run at w·decay^(|d|−1). */
+function windows(docs: Doc[], w: number, n = 1, decay = 1, gap = NEIGHBOUR_GAP_S): Doc[] {
+  return docs.map((d, i) => {
     const tf = new Map(d.tf);
     let dl = d.dl;
     for (let k = -n; k <= n; k++) {
@@ -101,8 +111,17 @@ function bm25fN(
     }
     return { ...d, tf, dl };
   });
-  return bm25(win, terms);
 }
+
+/** BM25F with neighbours up to `n` either side of the same run, weight w·decay^(|d|−1) (sim.ts's bm25f, with a gap). */
+const bm25fN = (
+  docs: Doc[],
+  terms: Map<string, number>,
+  w: number,
+  n = 1,
+  decay = 1,
+  gap = NEIGHBOUR_GAP_S,
+): number[] => bm25(windows(docs, w, n, decay, gap), terms);
 
 const withNb = (
   rel: number[],
@@ -388,8 +407,261 @@ const session =
     return base.map((r, i) => r + sigma * (sc[s[i] as number] as number));
   };
 
+/**
+ * Suppression of window neighbours (soft non-maximum suppression, as object detectors drop boxes
+ * that overlap a better one): the window makes the turns around a strong match score high on its
+ * words, and they crowd the top 10 (6–7 of its places sit within ±2 of a better-ranked one).
+ * A memory within `k` places (same run) of a better-scored one keeps × (1 − μ·decay^(|Δ|−1)) of
+ * its relevance; `greedy` applies it in rank order against the memories kept so far (MMR-like),
+ * otherwise against any better-scored neighbour (one pass, window functions in SQL).
+ */
+const nms =
+  (base: Rel, k = 2, mu = 0.3, decay = 0.5, greedy = false, overlap = false): Rel =>
+  (docs, q) => {
+    const r = base(docs, q);
+    const sameRun = (i: number, j: number) => {
+      const [a, b] = i < j ? [i, j] : [j, i];
+      for (let s = a; s < b; s++) if (!near(docs, s, s + 1)) return false;
+      return true;
+    };
+    const kernel = (d: number) => (overlap ? Math.max(0, (2 * k + 1 - d) / (2 * k + 1)) : decay ** (d - 1));
+    if (!greedy)
+      return r.map((x, i) => {
+        let pen = 0;
+        for (let d = -k; d <= k; d++) {
+          const j = i + d;
+          if (d === 0 || j < 0 || j >= docs.length || !sameRun(i, j)) continue;
+          if ((r[j] as number) > x) pen = Math.max(pen, kernel(Math.abs(d)));
+        }
+        return x * (1 - mu * pen);
+      });
+    const order = r.map((_, i) => i).sort((a, b) => (r[b] as number) - (r[a] as number) || a - b);
+    const top = order.slice(0, 60);
+    const out = r.map((x) => x - 100);
+    const chosen: number[] = [];
+    const left = new Set(top);
+    while (left.size > 0) {
+      let best = -1;
+      let bestS = -Infinity;
+      for (const i of left) {
+        let pen = 0;
+        for (const j of chosen) {
+          const d = Math.abs(i - j);
+          if (d <= k && sameRun(i, j)) pen = Math.max(pen, kernel(d));
+        }
+        const s = (r[i] as number) * (1 - mu * pen);
+        if (s > bestS || (s === bestS && i < best)) {
+          best = i;
+          bestS = s;
+        }
+      }
+      left.delete(best);
+      chosen.push(best);
+      out[best] = 1000 - chosen.length;
+    }
+    return out;
+  };
+
+/**
+ * The leading words as a field (BM25F with a "title"): an observation names its actor first
+ * ("Melanie said, …", "Alice moved to …", "CI failed on …"), and a question names whom it is
+ * about. Lexemes first seen at position ≤ L count (1 + β)×; the length grows by β per such lexeme.
+ * `ownOnly`: the neighbours' window field takes their unboosted words.
+ */
+const lead =
+  (L = 2, beta = 1, ownOnly = false, o: Parameters<typeof winVar>[0] = { n: 5, decay: 0.7 }): Rel =>
+  (docs, q) => {
+    const boosted = docs.map((d) => {
+      const tf = new Map(d.tf);
+      let dl = d.dl;
+      for (const [t, p] of d.first ?? [])
+        if (p <= L) {
+          tf.set(t, (tf.get(t) ?? 0) + beta);
+          dl += beta;
+        }
+      return { ...d, tf, dl };
+    });
+    if (!ownOnly) return winVar(o)(boosted, q);
+    // own field boosted, the window field of plain words: BM25 over own+window with own boost added
+    const plainWin = bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7);
+    void plainWin;
+    const win = boosted.map((d, i) => {
+      const tf = new Map(d.tf);
+      let dl = d.dl;
+      for (const dir of [-1, 1])
+        for (let k = 1; k <= (o.n ?? 5); k++) {
+          const j = i + dir * k;
+          if (j < 0 || j >= docs.length || !near(docs, i + dir * (k - 1), j)) break;
+          const x = docs[j] as Doc;
+          const ww = (o.w ?? 0.5) * (o.decay ?? 0.7) ** (k - 1);
+          dl += ww * x.dl;
+          for (const [t, c] of x.tf) tf.set(t, (tf.get(t) ?? 0) + ww * c);
+        }
+      return { ...d, tf, dl };
+    });
+    return withNb(fuse(cosine(docs, q.vec), bm25(win, terms1(q)), o.a ?? 0.6), o.share ?? 0.7, docs);
+  };
+
+/**
+ * Distribution-based fusion (Qdrant's DBSF): each signal scaled by its own mean ± 3σ over the
+ * stream instead of its min and max, so one outlier (a rare word's BM25, a near-copy's cosine)
+ * does not squash every other memory's score. `z`: plain z-scores, unclamped.
+ */
+const dbsf = (xs: (number | null)[], z = false) => {
+  const v = xs.filter((x): x is number => x !== null);
+  const mean = v.reduce((a, x) => a + x, 0) / (v.length || 1);
+  const sd = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / (v.length || 1)) || 1;
+  return xs.map((x) => {
+    if (x === null) return 0;
+    if (z) return (x - mean) / sd;
+    return Math.min(1, Math.max(0, (x - (mean - 3 * sd)) / (6 * sd)));
+  });
+};
+const fusedBy =
+  (how: "dbsf" | "z" | "mixed", a = 0.6, share = 0.7): Rel =>
+  (docs, q) => {
+    const c = cosine(docs, q.vec);
+    const l = bm25fN(docs, terms1(q), 0.5, 5, 0.7);
+    let f: number[];
+    if (how === "mixed") {
+      // cosine by its distribution (dense scores are bunched), BM25 by min-max (zeros are meaningful)
+      const cc = dbsf(c);
+      const ll = minMax(l, 0);
+      f = cc.map((x, i) => a * x + (1 - a) * (ll[i] as number));
+    } else {
+      const cc = dbsf(c, how === "z");
+      const ll = dbsf(l, how === "z");
+      f = cc.map((x, i) => a * x + (1 - a) * (ll[i] as number));
+    }
+    if (how === "z") {
+      const m = Math.min(...f);
+      f = f.map((x) => x - m);
+    }
+    return withNb(f, share, docs);
+  };
+
+/**
+ * Term proximity (BM25TP, Vespa's nativeRank proximity): pairs of distinct query lexemes within
+ * `span` positions of each other in a memory add idf-weighted evidence, pairs adjacent the most,
+ * as one more lexical term: tf' of the pair = Σ 1/dist², saturated like BM25's tf.
+ */
+const proximity =
+  (span = 3, gamma = 0.5, o: Parameters<typeof winVar>[0] = { n: 5, decay: 0.7 }, windowedProx = false): Rel =>
+  (docs, q) => {
+    const win = windows(docs, o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7);
+    const base = bm25(win, terms1(q));
+    const ts = [...new Set(q.terms)];
+    const n = docs.length;
+    const df = new Map<string, number>();
+    // document frequency as BM25F's: the memories whose window holds the lexeme
+    for (const d of process.env.PROX_OWN_DF ? docs : win)
+      for (const t of ts) if (d.tf.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+    const k1 = 1.2;
+    const prox = docs.map((d) => {
+      let s = 0;
+      const pos = d.positions;
+      if (!pos) return 0;
+      for (let a = 0; a < ts.length; a++)
+        for (let b = a + 1; b < ts.length; b++) {
+          const pa = pos.get(ts[a] as string);
+          const pb = pos.get(ts[b] as string);
+          if (!pa || !pb) continue;
+          let acc = 0;
+          for (const x of pa)
+            for (const y of pb) {
+              const dist = Math.abs(x - y);
+              if (dist > 0 && dist <= span) acc += 1 / dist ** 2;
+            }
+          if (acc > 0) s += Math.min(idf(ts[a] as string), idf(ts[b] as string)) * ((acc * (k1 + 1)) / (acc + k1));
+        }
+      return s;
+    });
+    const px = windowedProx
+      ? prox.map((x, i) => {
+          let acc = x;
+          for (const dir of [-1, 1])
+            for (let k = 1; k <= (o.n ?? 5); k++) {
+              const j = i + dir * k;
+              if (j < 0 || j >= docs.length || !near(docs, i + dir * (k - 1), j)) break;
+              acc += (o.w ?? 0.5) * (o.decay ?? 0.7) ** (k - 1) * (prox[j] as number);
+            }
+          return acc;
+        })
+      : prox;
+    const lex = base.map((x, i) => x + gamma * (px[i] as number));
+    return withNb(fuse(cosine(docs, q.vec), lex, o.a ?? 0.6), o.share ?? 0.7, docs);
+  };
+
+/**
+ * Vectors re-centred on the stream (all-but-the-top, Mu & Viswanath 2018): a sentence encoder's
+ * vectors share a common direction (and a question's form: a question is near other questions),
+ * so cosine to the query is mostly that; subtracting the stream's mean vector (`centre`) and
+ * projecting out the direction from its statements to its questions (`form`) leaves what differs.
+ */
+const meanCache = new Map<string, { mu: Float64Array; form: Float64Array }>();
+const centred =
+  (
+    how: "centre" | "form" | "both",
+    o: Parameters<typeof winVar>[0] = { n: 5, decay: 0.7 },
+    lambda = 1,
+    asks: (text: string) => boolean = (t) => /\?"?( and shared .*)?$/.test(t.trim()),
+    scope: "stream" | "candidates" = "stream",
+    queryOnly = false,
+  ): Rel =>
+  (docs, q) => {
+    const all = scope === "stream" ? (streams.get(q.stream) as Stream).docs : docs;
+    const key = `${q.stream}:${asks.toString()}`;
+    let st = scope === "stream" ? meanCache.get(key) : undefined;
+    if (!st) {
+      const dim = q.vec.length;
+      const mu = new Float64Array(dim);
+      const mq = new Float64Array(dim);
+      const ms = new Float64Array(dim);
+      let n = 0;
+      let nq = 0;
+      let ns = 0;
+      for (const d of all) {
+        if (!d.vec) continue;
+        const v = norm(d.vec);
+        addTo(mu, v, 1);
+        n++;
+        if (asks(d.text)) {
+          addTo(mq, v, 1);
+          nq++;
+        } else {
+          addTo(ms, v, 1);
+          ns++;
+        }
+      }
+      const form = new Float64Array(dim);
+      if (nq > 0 && ns > 0)
+        for (let i = 0; i < dim; i++) form[i] = (mq[i] as number) / nq - (ms[i] as number) / ns;
+      st = { mu: mu.map((x) => x / (n || 1)), form: norm(form) };
+      meanCache.set(key, st);
+    }
+    const { mu, form } = st;
+    const adjust = (v: Float64Array) => {
+      let x = norm(v);
+      if (how !== "form") x = x.map((y, i) => y - (mu[i] as number));
+      if (how !== "centre") {
+        let dot = 0;
+        for (let i = 0; i < x.length; i++) dot += (x[i] as number) * (form[i] as number);
+        x = x.map((y, i) => y - lambda * dot * (form[i] as number));
+      }
+      return x;
+    };
+    const wd = queryOnly ? docs : docs.map((d) => ({ ...d, vec: d.vec ? adjust(d.vec) : null }));
+    return withNb(
+      fuse(cosine(wd, adjust(q.vec)), bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7), o.a ?? 0.6),
+      o.share ?? 0.7,
+      docs,
+    );
+  };
+
 type Row = Record<string, string | number>;
 const rows: Row[] = [];
+const perQuestion = new Map<string, number[]>();
 function run(name: string, rel: Rel, time = true) {
   const scored = qs.map((q) => {
     const docs = docsFor(q, time);
@@ -408,10 +680,13 @@ function run(name: string, rel: Rel, time = true) {
     "r@10 tune": mean(tune),
     "r@10 held": mean(heldOut),
     "r@10 all": mean(scored),
+    "r@5 tune": mean(tune, (s) => s.r5),
     "r@5 held": mean(heldOut, (s) => s.r5),
+    "ndcg tune": mean(tune, (s) => s.ndcg10),
     "ndcg held": mean(heldOut, (s) => s.ndcg10),
   };
   rows.push(row);
+  perQuestion.set(name, scored.map((x) => x.s.r10));
   console.log(JSON.stringify(row, (_, v) => (typeof v === "number" ? Number(v.toFixed(4)) : v)));
 }
 
@@ -491,6 +766,48 @@ if (grid.includes("asym"))
     [0.7, 0.35],
   ] as const)
     run(`bm25f ±5 decay0.7, earlier ${b}, later ${a}`, asym(b, a));
+if (grid.includes("nms")) {
+  const base = winVar({ n: 5, decay: 0.7 });
+  for (const greedy of [false, true])
+    for (const k of (process.env.NMS_K ?? "1,2,5").split(",").map(Number))
+      for (const mu of (process.env.NMS_MU ?? "0.2,0.4").split(",").map(Number))
+        for (const decay of (process.env.NMS_DECAY ?? "0.5,1").split(",").map(Number))
+          run(`±5 + nms${greedy ? " greedy" : ""} k${k} μ${mu} decay${decay}`, nms(base, k, mu, decay, greedy));
+}
+if (grid.includes("lead"))
+  for (const own of [false, true])
+    for (const L of (process.env.LEAD_L ?? "1,2,3").split(",").map(Number))
+      for (const beta of (process.env.LEAD_B ?? "0.5,1,2").split(",").map(Number))
+        run(`±5 + leading ${L} words ×(1+${beta})${own ? " own field only" : ""}`, lead(L, beta, own));
+if (grid.includes("dbsf"))
+  for (const how of ["dbsf", "z", "mixed"] as const)
+    for (const a of (process.env.DBSF_A ?? "0.4,0.5,0.6,0.7").split(",").map(Number))
+      run(`±5, fusion ${how} α${a}`, fusedBy(how, a));
+if (grid.includes("prox"))
+  for (const span of (process.env.PROX_SPAN ?? "2,4,8").split(",").map(Number))
+    for (const gamma of (process.env.PROX_G ?? "0.25,0.5,1").split(",").map(Number))
+      for (const win of (process.env.PROX_WIN ?? "0").split(",").map(Number))
+        run(
+          `±5 + proximity span${span} γ${gamma}${win ? " windowed" : ""}`,
+          proximity(span, gamma, { n: 5, decay: 0.7 }, win === 1),
+        );
+if (grid.includes("centre"))
+  for (const how of ["centre", "form", "both"] as const)
+    for (const a of (process.env.CENTRE_A ?? "0.6").split(",").map(Number))
+      run(`±5, vectors ${how} α${a}`, centred(how, { n: 5, decay: 0.7, a }));
+if (grid.includes("form"))
+  for (const [dn, asks] of [
+    ["ends with ?", (t: string) => /\?"?( and shared .*)?$/.test(t.trim())],
+    ["holds a ?", (t: string) => t.includes("?")],
+    ["last character ?", (t: string) => /\?["'”’)\]]*$/.test(t.trim())],
+  ] as const)
+    for (const lambda of (process.env.FORM_L ?? "0.5,1").split(",").map(Number))
+      for (const scope of (process.env.FORM_SCOPE ?? "stream").split(",") as ("stream" | "candidates")[])
+        for (const qo of (process.env.FORM_QO ?? "0").split(",").map(Number))
+          run(
+            `±5, form (${dn}) projected out ×${lambda} over the ${scope}${qo ? ", query only" : ""}`,
+            centred("form", { n: 5, decay: 0.7 }, lambda, asks, scope, qo === 1),
+          );
 if (grid.includes("rerank"))
   for (const R of [50])
     for (const lam of [0.2, 0.5])
@@ -499,4 +816,18 @@ if (grid.includes("session"))
   for (const how of ["max", "top3", "bm25", "cos"] as const)
     for (const sigma of [0.15, 0.4]) run(`session ${how} σ${sigma}`, session(how, sigma));
 printTable(rows);
+// Paired against the shipped windowed (±5, decay 0.7): questions whose recall@10 rose / fell, per half.
+const shipped = perQuestion.get("bm25f ±5 decay0.7 w0.5");
+if (shipped) {
+  const half = split(
+    qs.map((q, i) => ({ q, i })),
+    (x) => x.q.conv,
+  );
+  for (const [name, r] of perQuestion) {
+    if (r === shipped) continue;
+    const count = (xs: { i: number }[]) =>
+      `${xs.filter(({ i }) => (r[i] as number) > (shipped[i] as number)).length} up / ${xs.filter(({ i }) => (r[i] as number) < (shipped[i] as number)).length} down`;
+    console.log(`${name}: tune ${count(half.tune)}, held out ${count(half.heldOut)}`);
+  }
+}
 process.exit(0);

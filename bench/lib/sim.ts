@@ -27,6 +27,10 @@ export type Doc = {
   dl: number;
   vec: Float64Array | null;
   text: string;
+  /** Each lexeme's first position in the text (1-based), where read. */
+  first?: Map<string, number>;
+  /** Each lexeme's positions in the text, where read. */
+  positions?: Map<string, number[]>;
 };
 
 /** One stream (an agent), sorted by createdAt then id as the service's neighbour window is. */
@@ -50,6 +54,25 @@ export function parseTsv(text: string): Map<string, number> {
     const lexeme = (m[1] as string).replaceAll("''", "'");
     out.set(lexeme, m[2] ? m[2].split(",").length : 1);
   }
+  return out;
+}
+
+/** A tsvector's text form → each lexeme's first position. */
+export function firstPositions(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/'((?:[^']|'')*)'(?::([\d,A-D]+))?/g))
+    out.set((m[1] as string).replaceAll("''", "'"), m[2] ? Number.parseInt(m[2], 10) : 1);
+  return out;
+}
+
+/** A tsvector's text form → each lexeme's positions. */
+export function allPositions(text: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const m of text.matchAll(/'((?:[^']|'')*)'(?::([\d,A-D]+))?/g))
+    out.set(
+      (m[1] as string).replaceAll("''", "'"),
+      m[2] ? m[2].split(",").map((x) => Number.parseInt(x, 10)) : [1],
+    );
   return out;
 }
 
@@ -86,6 +109,8 @@ export async function readStream(db: Db, agentId: string, model: string): Promis
         dl: tf.size,
         vec: r.vec ? Float64Array.from(JSON.parse(r.vec) as number[]) : null,
         text: r.text,
+        first: firstPositions(r.tsv),
+        positions: allPositions(r.tsv),
       };
     }),
   };

@@ -11,6 +11,7 @@ import {
   NEIGHBOUR_GAP_S,
   type QueryVector,
 } from "./kinds";
+import { formComponentSql, formCtes, projectedCosineSql } from "./form";
 import { cosineSql, freshSql } from "./vector";
 
 /**
@@ -75,16 +76,18 @@ export function relevanceSql(
   const indexed = rows === "indexed";
   if (indexed && (!vector || fieldWeights.length > 0))
     throw new Error("indexed relevance rows need a query vector and hybrid or contextual relevance");
+  // Windowed relevance's cosine without the question form (kinds.ts, form.ts).
+  const form = lexical.kind === "windowed" && vector !== null;
   // The columns ranking reads besides `rel`, carried through (indexed rows: what the threshold
   // statement scores its candidates by).
   const carry = indexed ? "last_accessed_at, importance, " : "kind, last_accessed_at, importance, ";
   const base = indexed
     ? indexedBase(agentId, vector as QueryVector, where, fresh.length > 0)
     : rows === "whole" && vector
-      ? wholeStreamBase(agentId, vector, where, fresh.length > 0)
+      ? wholeStreamBase(agentId, vector, where, fresh.length > 0, form)
       : sql`
       SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
-        memories.created_at AS at, ${cosine} AS cos, ${lexicalColumns}
+        memories.created_at AS at, ${cosine} AS cos,${form ? sql` ${formComponentSql(f.embedding)} AS cf,` : sql``} ${lexicalColumns}
       FROM memories ${embeddings}
       WHERE ${where}`;
   const lex = indexed
@@ -94,12 +97,13 @@ export function relevanceSql(
         sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`,
         fieldWeights,
       );
-  const fused = sql`${f.cte}${lexHead(lexical.text)}
+  const fused = sql`${f.cte}${lexHead(lexical.text)}${form && vector ? formCtes(agentId, vector, fresh) : sql``}
     rel_base AS MATERIALIZED (${base}
     ),${lex}
     rel_raw AS (
-      SELECT r.id, ${sql.raw(carry.replace(/(\w+), /g, "r.$1, "))}r.at, r.cos, coalesce(lex.score, 0) AS bm25
-      FROM rel_base r LEFT JOIN lex ON lex.id = r.id
+      SELECT r.id, ${sql.raw(carry.replace(/(\w+), /g, "r.$1, "))}r.at, ${form ? projectedCosineSql : sql`r.cos`} AS cos,
+        coalesce(lex.score, 0) AS bm25
+      FROM rel_base r LEFT JOIN lex ON lex.id = r.id${form ? sql` CROSS JOIN rel_q q` : sql``}
     ),
     ${
       indexed
@@ -150,16 +154,24 @@ export function relevanceSql(
  * docs/performance-history.md). With filters or a time window the join comes first (relevanceSql), so
  * only the candidates' cosines are computed. The cosine is the stored vector's, else the fresh one's.
  */
-function wholeStreamBase(agentId: string, vector: QueryVector, where: SQL | undefined, fresh: boolean): SQL {
+function wholeStreamBase(
+  agentId: string,
+  vector: QueryVector,
+  where: SQL | undefined,
+  fresh: boolean,
+  form = false,
+): SQL {
   const cos = fresh ? sql`coalesce(e.cos, ${cosineSql(sql`fresh.embedding`, vector)})` : sql`e.cos`;
+  const cf = fresh ? sql`coalesce(e.cf, ${formComponentSql(sql`fresh.embedding`)})` : sql`e.cf`;
   return sql`
-      SELECT m.id, m.kind, m.last_accessed_at, m.importance, m.at, ${cos} AS cos, m.dl, m.v
+      SELECT m.id, m.kind, m.last_accessed_at, m.importance, m.at, ${cos} AS cos,${form ? sql` ${cf} AS cf,` : sql``} m.dl, m.v
       FROM (
         SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
           memories.created_at AS at, ${lexicalColumns}
         FROM memories WHERE ${where} OFFSET 0
       ) m LEFT JOIN (
-        SELECT e.memory_id, ${cosineSql(sql`e.embedding`, vector)} AS cos FROM memory_embeddings e
+        SELECT e.memory_id, ${cosineSql(sql`e.embedding`, vector)} AS cos${form ? sql`, ${formComponentSql(sql`e.embedding`)} AS cf` : sql``}
+        FROM memory_embeddings e
         WHERE e.agent_id = ${agentId} AND e.model = ${vector.model} AND e.dimensions = ${vector.dimensions} OFFSET 0
       ) e ON e.memory_id = m.id ${fresh ? sql`LEFT JOIN fresh ON fresh.id = m.id` : sql``}`;
 }
