@@ -251,6 +251,30 @@ const MUTANTS: Mutant[] = [
     to: "CASE WHEN true THEN",
   },
   {
+    label: "windowed form: at least 9 of each",
+    file: `${R}ranking/relevance/kinds.ts`,
+    from: "FORM_MIN = 10",
+    to: "FORM_MIN = 9",
+  },
+  {
+    label: "windowed form: a question mark anywhere asks",
+    file: `${R}ranking/relevance/kinds.ts`,
+    from: 'ASKS_PATTERN = "[?？][\\"\'”’)\\\\]]*\\\\s*$"',
+    to: 'ASKS_PATTERN = "[?？]"',
+  },
+  {
+    label: "windowed form: the memory's component left out of the denominator",
+    file: `${R}ranking/relevance/form.ts`,
+    from: "sqrt((1 - q.qf * q.qf) * (1 - r.cf * r.cf))",
+    to: "sqrt(1 - q.qf * q.qf)",
+  },
+  {
+    label: "windowed form: the direction leaves out lessons",
+    file: `${R}ranking/relevance/form.ts`,
+    from: "WHERE m.agent_id = ${agentId}\n",
+    to: "WHERE m.agent_id = ${agentId} AND m.kind <> 'lesson'\n",
+  },
+  {
     label: "hybrid: lexical share α instead of 1 − α",
     file: `${R}ranking/relevance/relevance.ts`,
     from: "${1 - a}::float8 * ${minMaxOverSql",

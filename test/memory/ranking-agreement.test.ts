@@ -8,7 +8,7 @@ import type { HnswIndex } from "../../src/memory/retrieve/hnsw-index";
 import { type Plan, plan, type RetrieveMode, type StreamState } from "../../src/memory/retrieve/plan";
 import { TEST_DATABASE_URL, uniq } from "../support/env";
 import { caseArb, requestOf, STOP, storeCase, VOCAB } from "../support/ranking-cases";
-import { type RefHit, referenceRanking, referenceSections } from "../support/reference-ranking";
+import { formOf, type RefHit, referenceRanking, referenceSections } from "../support/reference-ranking";
 
 // Every plan the planner can choose must rank a request as the README's formula does: each
 // random stream and request is ranked by every statement the planner picks for it under every
@@ -133,6 +133,8 @@ function expectAgreement(
 }
 
 const ran = new Map<string, number>();
+/** Windowed cases whose stream had a question-form direction (the projection was checked). */
+let withForm = 0;
 
 describe("every plan ranks as the README's formula (reference implementation)", () => {
   it(`agrees on ${RUNS} random streams and requests`, async () => {
@@ -142,6 +144,7 @@ describe("every plan ranks as the README's formula (reference implementation)", 
         const agent = uniq("agree");
         const memories = await storeCase(db, agent, c, MODEL, OTHER);
         const { params, ref } = requestOf(c, agent, MODEL);
+        if (ref.relevance === "windowed" && ref.query && formOf(memories)) withForm++;
         for (const chosen of plansFor(params)) {
           const result = await db.transaction((tx) =>
             runPlan<ScoredRow>(tx, chosen, params, {
@@ -191,5 +194,7 @@ describe("every plan ranks as the README's formula (reference implementation)", 
     // Every statement was checked, and the fast search answered by itself at least once.
     for (const s of ["full", "sections", "threshold", "fused", "fast"])
       expect(ran.get(s) ?? 0, s).toBeGreaterThan(0);
+    // And windowed relevance was checked with the question form projected out.
+    expect(withForm, "windowed cases with a question-form direction").toBeGreaterThan(0);
   }, 120_000);
 });

@@ -47,6 +47,9 @@ const memoryOf = (top: number, span: number, vectors: fc.Arbitrary<number[]>) =>
       { weight: 1, arbitrary: vectors.map((v): GenVector => ({ fresh: v })) },
     ),
     words: fc.array(fc.constantFrom(...VOCAB, ...STOP), { minLength: 1, maxLength: 6 }),
+    // Asks one time in 4 (windowed relevance's question form): a question mark at the end, once
+    // quoted; one time in 8 a question mark that is not at the end (does not ask).
+    asks: fc.constantFrom("", "", "", "", "", "?", '?"', "?."),
     tag: fc.constantFrom("a", "b", null),
     // Superseded one time in 3, by a memory written after it (1-6 places later, when there is one).
     replacedAfter: fc.option(fc.integer({ min: 1, max: 6 }), { freq: 2 }),
@@ -154,10 +157,27 @@ const versions = {
   lift: fc.constant<"newer" | "older">("newer"),
 };
 
+/**
+ * A fifth of the cases rank by windowed relevance over streams large enough for the question
+ * form (10 memories that ask and 10 that do not, with vectors): half the memories ask.
+ */
+const form = {
+  ...general,
+  stream: fc.array(
+    memoryOf(10, 30, gridVector).chain((m) =>
+      fc.constantFrom("", "?", "", '?")', "?.").map((asks) => ({ ...m, asks })),
+    ),
+    { minLength: 24, maxLength: 60 },
+  ),
+  relevance: fc.constant("windowed"),
+  query: gridVector,
+};
+
 export const caseArb = fc.oneof(
   { weight: 2, arbitrary: fc.record(general) },
   { weight: 2, arbitrary: fc.record(pruning) },
   { weight: 1, arbitrary: fc.record(versions) },
+  { weight: 1, arbitrary: fc.record(form) },
 );
 
 export type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
@@ -180,7 +200,7 @@ export async function storeCase(
     createdAt: at(m.created),
     lastAccessedAt: at(m.created + m.accessedAfter),
     importance: m.importance,
-    description: m.words.join(" "),
+    description: m.words.join(" ") + m.asks,
     metadata: m.tag ? { tag: m.tag } : {},
     vector: m.vector,
   }));

@@ -73,6 +73,11 @@ const REPLACEMENT_HOPS = 4;
 // README: a neighbour counts only when created within an hour (the same conversation).
 const NEIGHBOUR_GAP_MS = 3_600_000;
 const STOP_WORDS = new Set(["the", "and", "a", "of", "in", "is", "to", "it"]);
+// README: windowed's cosine leaves out the question form, with at least 10 memories of each form;
+// a memory asks when its text ends with ? or ？ (closing quotes and brackets aside).
+const FORM_MIN = 10;
+const ASKS = /[?？]["'”’)\]]*\s*$/u;
+const PARALLEL = 1e-9;
 
 const cosine = (a: number[], b: number[]) => {
   let dot = 0;
@@ -86,6 +91,30 @@ const cosine = (a: number[], b: number[]) => {
   });
   return dot / Math.sqrt(na * nb);
 };
+
+// Vectors are float4 in the database: a vector the README's formula stores (a unit vector, a
+// mean, a difference) is rounded to float4, and an inner product of two is summed in float4.
+const f4 = Math.fround;
+const unit = (v: number[]) => {
+  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return n > 0 ? v.map((x) => f4(x / n)) : v.map(() => 0);
+};
+const dot4 = (a: number[], b: number[]) => a.reduce((s, x, i) => f4(s + f4(x * (b[i] ?? 0))), 0);
+const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+/** README: the agent's question-form direction over every memory with a vector, or null. */
+export function formOf(memories: RefMemory[]): number[] | null {
+  const withVector = memories.filter((m): m is RefMemory & { vector: number[] } => m.vector !== null);
+  const asks = withVector.filter((m) => ASKS.test(m.description ?? ""));
+  const others = withVector.filter((m) => !ASKS.test(m.description ?? ""));
+  if (asks.length < FORM_MIN || others.length < FORM_MIN) return null;
+  const mean = (ms: { vector: number[] }[]) =>
+    (ms[0] as { vector: number[] }).vector.map((_, i) =>
+      f4(ms.reduce((s, m) => s + (unit(m.vector)[i] as number), 0) / ms.length),
+    );
+  const [a, b] = [mean(asks), mean(others)];
+  return unit(a.map((x, i) => f4(x - (b[i] as number))));
+}
 
 /**
  * Min-max over the non-null values: null → `missing`, all equal → 0.5; with a floor, a spread
@@ -152,9 +181,20 @@ function bm25(docs: { tf: Map<string, number>; dl: number }[], query: string[]):
 }
 
 /** Raw relevance of each candidate (in the order given), null where a memory has none. */
-function relevanceOf(cands: RefMemory[], o: RefOptions): (number | null)[] {
+function relevanceOf(cands: RefMemory[], o: RefOptions, memories: RefMemory[]): (number | null)[] {
   const kind = o.relevance ?? "vector";
-  const cos = cands.map((m) => (o.query && m.vector ? cosine(m.vector, o.query) : null));
+  const plain = cands.map((m) => (o.query && m.vector ? cosine(m.vector, o.query) : null));
+  const f = kind === "windowed" && o.query ? formOf(memories) : null;
+  const qf = f && o.query ? dot4(o.query, f) / norm(o.query) : null;
+  const cos =
+    f === null || qf === null || 1 - qf * qf <= PARALLEL
+      ? plain
+      : plain.map((c, i) => {
+          const v = (cands[i] as RefMemory).vector;
+          if (c === null || v === null) return c;
+          const cf = dot4(v, f) / norm(v);
+          return 1 - cf * cf <= PARALLEL ? 0 : (c - qf * cf) / Math.sqrt((1 - qf * qf) * (1 - cf * cf));
+        });
   if (kind === "vector") return cos;
   const q = words(o.text ?? "");
   const own = cands.map((m) => {
@@ -239,7 +279,7 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[]
     0.5,
     o.scaleFloors ? FLOOR_POINTS : 0,
   );
-  const sRel = scaled(relevanceOf(cands, o), 0);
+  const sRel = scaled(relevanceOf(cands, o, memories), 0);
   const hits = cands
     .map((m, i) => {
       const scores = {
