@@ -482,9 +482,7 @@ const lead =
       return { ...d, tf, dl };
     });
     if (!ownOnly) return winVar(o)(boosted, q);
-    // own field boosted, the window field of plain words: BM25 over own+window with own boost added
-    const plainWin = bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7);
-    void plainWin;
+    // the own field boosted, the window field of the neighbours' plain words
     const win = boosted.map((d, i) => {
       const tf = new Map(d.tf);
       let dl = d.dl;
@@ -546,7 +544,12 @@ const fusedBy =
  * as one more lexical term: tf' of the pair = Σ 1/dist², saturated like BM25's tf.
  */
 const proximity =
-  (span = 3, gamma = 0.5, o: Parameters<typeof winVar>[0] = { n: 5, decay: 0.7 }, windowedProx = false): Rel =>
+  (
+    span = 3,
+    gamma = 0.5,
+    o: Parameters<typeof winVar>[0] = { n: 5, decay: 0.7 },
+    windowedProx = false,
+  ): Rel =>
   (docs, q) => {
     const win = windows(docs, o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7);
     const base = bm25(win, terms1(q));
@@ -573,7 +576,8 @@ const proximity =
               const dist = Math.abs(x - y);
               if (dist > 0 && dist <= span) acc += 1 / dist ** 2;
             }
-          if (acc > 0) s += Math.min(idf(ts[a] as string), idf(ts[b] as string)) * ((acc * (k1 + 1)) / (acc + k1));
+          if (acc > 0)
+            s += Math.min(idf(ts[a] as string), idf(ts[b] as string)) * ((acc * (k1 + 1)) / (acc + k1));
         }
       return s;
     });
@@ -653,7 +657,11 @@ const centred =
     };
     const wd = queryOnly ? docs : docs.map((d) => ({ ...d, vec: d.vec ? adjust(d.vec) : null }));
     return withNb(
-      fuse(cosine(wd, adjust(q.vec)), bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7), o.a ?? 0.6),
+      fuse(
+        cosine(wd, adjust(q.vec)),
+        bm25fN(docs, terms1(q), o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7),
+        o.a ?? 0.6,
+      ),
       o.share ?? 0.7,
       docs,
     );
@@ -686,7 +694,10 @@ function run(name: string, rel: Rel, time = true) {
     "ndcg held": mean(heldOut, (s) => s.ndcg10),
   };
   rows.push(row);
-  perQuestion.set(name, scored.map((x) => x.s.r10));
+  perQuestion.set(
+    name,
+    scored.map((x) => x.s.r10),
+  );
   console.log(JSON.stringify(row, (_, v) => (typeof v === "number" ? Number(v.toFixed(4)) : v)));
 }
 
@@ -772,7 +783,10 @@ if (grid.includes("nms")) {
     for (const k of (process.env.NMS_K ?? "1,2,5").split(",").map(Number))
       for (const mu of (process.env.NMS_MU ?? "0.2,0.4").split(",").map(Number))
         for (const decay of (process.env.NMS_DECAY ?? "0.5,1").split(",").map(Number))
-          run(`±5 + nms${greedy ? " greedy" : ""} k${k} μ${mu} decay${decay}`, nms(base, k, mu, decay, greedy));
+          run(
+            `±5 + nms${greedy ? " greedy" : ""} k${k} μ${mu} decay${decay}`,
+            nms(base, k, mu, decay, greedy),
+          );
 }
 if (grid.includes("lead"))
   for (const own of [false, true])

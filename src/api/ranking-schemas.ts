@@ -16,6 +16,7 @@ import {
   CONTEXT_FIELD_REACH,
   CONTEXT_FIELD_WEIGHT,
   CONTEXT_SHARE,
+  FORM_MIN,
   HYBRID_VECTOR_SHARE,
   RELEVANCE_KINDS,
 } from "../memory/retrieve/ranking/relevance/kinds";
@@ -64,7 +65,7 @@ export const RankingFields = {
     .enum(RELEVANCE)
     .optional()
     .openapi({
-      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to ${CONTEXT_FIELD_REACH} neighbours either side of the same conversation, the nearest weighted ${CONTEXT_FIELD_WEIGHT}, each further one × ${CONTEXT_FIELD_DECAY} (the strongest relevance alone). All but vector need query text and rank exactly`,
+      description: `vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 ${BM25.k1}, b ${BM25.b}) of the query's words; hybrid: ${HYBRID_VECTOR_SHARE}·vector' + ${1 - HYBRID_VECTOR_SHARE}·lexical'; contextual: hybrid + ${CONTEXT_SHARE}·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to ${CONTEXT_FIELD_REACH} neighbours either side of the same conversation, the nearest weighted ${CONTEXT_FIELD_WEIGHT}, each further one × ${CONTEXT_FIELD_DECAY}, and whose cosine leaves out the question form (the agent's direction from its statements to its questions, with ${FORM_MIN} of each; the strongest relevance alone). All but vector need query text and rank exactly`,
     }),
   vectorShare: z
     .number()

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { lexiconStatsSql } from "../../../lexicon/stats";
 import { minMaxOverSql, minMaxSql } from "../scale";
 import { basePostings, bm25Ctes, lexHead, lexicalColumns, lexStatsOf, standalonePostings } from "./bm25";
+import { formComponentSql, formCtes, projectedCosineSql } from "./form";
 import {
   CONTEXT_FIELD_WEIGHTS,
   CONTEXT_SHARE,
@@ -11,7 +12,6 @@ import {
   NEIGHBOUR_GAP_S,
   type QueryVector,
 } from "./kinds";
-import { formComponentSql, formCtes, projectedCosineSql } from "./form";
 import { cosineSql, freshSql } from "./vector";
 
 /**
