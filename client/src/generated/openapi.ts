@@ -690,7 +690,7 @@ export interface components {
              */
             recencyUnit?: "minute" | "hour" | "day" | "week";
             /**
-             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to 5 neighbours either side of the same conversation, the nearest weighted 0.5, each further one × 0.7 (the strongest relevance alone). All but vector need query text and rank exactly
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to 5 neighbours either side of the same conversation, the nearest weighted 0.5, each further one × 0.7, and whose cosine leaves out the question form (the agent's direction from its statements to its questions, with 10 of each; the strongest relevance alone). All but vector need query text and rank exactly
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
@@ -905,7 +905,7 @@ export interface components {
              */
             recencyUnit?: "minute" | "hour" | "day" | "week";
             /**
-             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to 5 neighbours either side of the same conversation, the nearest weighted 0.5, each further one × 0.7 (the strongest relevance alone). All but vector need query text and rank exactly
+             * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to 5 neighbours either side of the same conversation, the nearest weighted 0.5, each further one × 0.7, and whose cosine leaves out the question form (the agent's direction from its statements to its questions, with 10 of each; the strongest relevance alone). All but vector need query text and rank exactly
              * @enum {string}
              */
             relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
@@ -2987,7 +2987,7 @@ export interface operations {
                          */
                         recencyUnit?: "minute" | "hour" | "day" | "week";
                         /**
-                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to 5 neighbours either side of the same conversation, the nearest weighted 0.5, each further one × 0.7 (the strongest relevance alone). All but vector need query text and rank exactly
+                         * @description vector (the paper's): cosine similarity to the query embedding; lexical: BM25 (k1 1.2, b 0.75) of the query's words; hybrid: 0.6·vector' + 0.4·lexical'; contextual: hybrid + 0.7·the better hybrid of the memory's two neighbours by createdAt (each only within an hour: the same conversation); windowed: contextual whose lexical part is BM25F with the words of up to 5 neighbours either side of the same conversation, the nearest weighted 0.5, each further one × 0.7, and whose cosine leaves out the question form (the agent's direction from its statements to its questions, with 10 of each; the strongest relevance alone). All but vector need query text and rank exactly
                          * @enum {string}
                          */
                         relevance?: "vector" | "lexical" | "hybrid" | "contextual" | "windowed";
