@@ -271,8 +271,8 @@ const MUTANTS: Mutant[] = [
   {
     label: "windowed form: the direction leaves out lessons",
     file: `${R}ranking/relevance/form.ts`,
-    from: "WHERE m.agent_id = ${agentId}\n",
-    to: "WHERE m.agent_id = ${agentId} AND m.kind <> 'lesson'\n",
+    from: "WHERE memories.agent_id = ${agentId}\n",
+    to: "WHERE memories.agent_id = ${agentId} AND memories.kind <> 'lesson'\n",
   },
   {
     label: "hybrid: lexical share α instead of 1 − α",

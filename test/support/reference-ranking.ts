@@ -76,6 +76,8 @@ const STOP_WORDS = new Set(["the", "and", "a", "of", "in", "is", "to", "it"]);
 // README: windowed's cosine leaves out the question form, with at least 10 memories of each form;
 // a memory asks when its text ends with ? or ？ (closing quotes and brackets aside).
 const FORM_MIN = 10;
+// README: the direction comes from the agent's 2,000 newest memories (createdAt, then id).
+const FORM_SAMPLE = 2_000;
 const ASKS = /[?？]["'”’)\]]*\s*$/u;
 const PARALLEL = 1e-9;
 
@@ -104,7 +106,10 @@ const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
 /** README: the agent's question-form direction over every memory with a vector, or null. */
 export function formOf(memories: RefMemory[]): number[] | null {
-  const withVector = memories.filter((m): m is RefMemory & { vector: number[] } => m.vector !== null);
+  const newest = [...memories]
+    .sort((a, b) => createdOf(b) - createdOf(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, FORM_SAMPLE);
+  const withVector = newest.filter((m): m is RefMemory & { vector: number[] } => m.vector !== null);
   const asks = withVector.filter((m) => ASKS.test(m.description ?? ""));
   const others = withVector.filter((m) => !ASKS.test(m.description ?? ""));
   if (asks.length < FORM_MIN || others.length < FORM_MIN) return null;

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { ASKS_PATTERN, FORM_MIN, type FreshVector, type QueryVector } from "./kinds";
+import { ASKS_PATTERN, FORM_MIN, FORM_SAMPLE, type FreshVector, type QueryVector } from "./kinds";
 import { freshSql } from "./vector";
 
 /** Below this, 1 − (x·f)² counts as 0: the vector lies along the form direction (nothing else left). */
@@ -8,11 +8,12 @@ const PARALLEL = 1e-9;
 /**
  * The question form of windowed relevance (kinds.ts, ASKS_PATTERN): CTEs ending in
  * `rel_q (f, qf)`, the agent's form direction (unit; NULL with fewer than FORM_MIN memories of
- * either form) and the query's component along it. The direction is the whole stream's (every
- * memory of the agent with a vector of the query's model, stored or embedded at retrieve time),
- * whatever the filters: a time window's few sessions estimate it worse (LoCoMo dev tuning half
- * 0.836 against 0.838 over the stream). pgvector's float4 arithmetic: unit vectors by
- * l2_normalize, means by avg, the difference by `-`.
+ * either form) and the query's component along it. The direction is the stream's (of the agent's
+ * newest FORM_SAMPLE memories, those with a vector of the query's model, stored or embedded at
+ * retrieve time), whatever the filters: a time window's few sessions estimate it worse (LoCoMo dev
+ * tuning half 0.836 against 0.838 over the stream). The newest are read by the
+ * (agent_id, created_at, id) index before any vector is. pgvector's float4 arithmetic: unit
+ * vectors by l2_normalize, means by avg, the difference by `-`.
  */
 export function formCtes(agentId: string, vector: QueryVector, fresh: FreshVector[]): SQL {
   const f = freshSql(fresh, "m.id");
@@ -22,10 +23,12 @@ export function formCtes(agentId: string, vector: QueryVector, fresh: FreshVecto
         THEN l2_normalize(avg(l2_normalize(v)) FILTER (WHERE asks) - avg(l2_normalize(v)) FILTER (WHERE NOT asks)) END AS f
       FROM (
         SELECT m.description ~ ${ASKS_PATTERN}::text AS asks, ${f.embedding} AS v
-        FROM memories m
+        FROM (
+          SELECT memories.id, memories.description FROM memories WHERE memories.agent_id = ${agentId}
+          ORDER BY memories.created_at DESC, memories.id DESC LIMIT ${FORM_SAMPLE}::int
+        ) m
           LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.agent_id = ${agentId}
             AND e.model = ${vector.model} AND e.dimensions = ${vector.dimensions} ${f.join}
-        WHERE m.agent_id = ${agentId}
       ) x WHERE v IS NOT NULL
     ),
     rel_q AS MATERIALIZED (
