@@ -18,6 +18,7 @@ export const CITUS_TESTS = [
   "test/memory/retrieve-time-filter.test.ts",
   "test/memory/retrieve-exact-topk.test.ts",
   "test/memory/ranking-agreement.test.ts",
+  "test/memory/ranking-form-sample.test.ts",
   "test/memory/read-your-writes.test.ts",
   "test/api/sections.test.ts",
   "test/api/context.test.ts",

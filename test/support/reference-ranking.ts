@@ -104,11 +104,11 @@ const unit = (v: number[]) => {
 const dot4 = (a: number[], b: number[]) => a.reduce((s, x, i) => f4(s + f4(x * (b[i] ?? 0))), 0);
 const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
-/** README: the agent's question-form direction over every memory with a vector, or null. */
-export function formOf(memories: RefMemory[]): number[] | null {
+/** README: the agent's question-form direction from its newest `sample` memories, or null. */
+export function formOf(memories: RefMemory[], sample = FORM_SAMPLE): number[] | null {
   const newest = [...memories]
     .sort((a, b) => createdOf(b) - createdOf(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-    .slice(0, FORM_SAMPLE);
+    .slice(0, sample);
   const withVector = newest.filter((m): m is RefMemory & { vector: number[] } => m.vector !== null);
   const asks = withVector.filter((m) => ASKS.test(m.description ?? ""));
   const others = withVector.filter((m) => !ASKS.test(m.description ?? ""));
