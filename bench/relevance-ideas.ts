@@ -822,6 +822,11 @@ if (grid.includes("form"))
             `±5, form (${dn}) projected out ×${lambda} over the ${scope}${qo ? ", query only" : ""}`,
             centred("form", { n: 5, decay: 0.7 }, lambda, asks, scope, qo === 1),
           );
+if (grid.includes("form-contextual")) {
+  // The default's relevance (contextual: hybrid + the better ±1 neighbour, α 0.6), with and without the form.
+  run("contextual α.6 + time", winVar({ n: 0 }));
+  run("contextual α.6 + time, form projected out", centred("form", { n: 0 }, 1, (t) => /[?？]["'”’)\]]*\s*$/u.test(t.trim())));
+}
 if (grid.includes("rerank"))
   for (const R of [50])
     for (const lam of [0.2, 0.5])
