@@ -825,7 +825,10 @@ if (grid.includes("form"))
 if (grid.includes("form-contextual")) {
   // The default's relevance (contextual: hybrid + the better ±1 neighbour, α 0.6), with and without the form.
   run("contextual α.6 + time", winVar({ n: 0 }));
-  run("contextual α.6 + time, form projected out", centred("form", { n: 0 }, 1, (t) => /[?？]["'”’)\]]*\s*$/u.test(t.trim())));
+  run(
+    "contextual α.6 + time, form projected out",
+    centred("form", { n: 0 }, 1, (t) => /[?？]["'”’)\]]*\s*$/u.test(t.trim())),
+  );
 }
 if (grid.includes("rerank"))
   for (const R of [50])
