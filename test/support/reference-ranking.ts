@@ -106,16 +106,16 @@ const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
 /** README: the agent's question-form direction from its newest `sample` memories, or null. */
 export function formOf(memories: RefMemory[], sample = FORM_SAMPLE): number[] | null {
-  const newest = [...memories]
-    .sort((a, b) => createdOf(b) - createdOf(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-    .slice(0, sample);
-  const withVector = newest.filter((m): m is RefMemory & { vector: number[] } => m.vector !== null);
-  const asks = withVector.filter((m) => ASKS.test(m.description ?? ""));
-  const others = withVector.filter((m) => !ASKS.test(m.description ?? ""));
+  const units = [...memories]
+    .sort((a, b) => compareCreated(b, a))
+    .slice(0, sample)
+    .flatMap((m) => (m.vector ? [{ asks: ASKS.test(m.description ?? ""), v: unit(m.vector) }] : []));
+  const asks = units.filter((u) => u.asks);
+  const others = units.filter((u) => !u.asks);
   if (asks.length < FORM_MIN || others.length < FORM_MIN) return null;
-  const mean = (ms: { vector: number[] }[]) =>
-    (ms[0] as { vector: number[] }).vector.map((_, i) =>
-      f4(ms.reduce((s, m) => s + (unit(m.vector)[i] as number), 0) / ms.length),
+  const mean = (us: { v: number[] }[]) =>
+    (us[0] as { v: number[] }).v.map((_, i) =>
+      f4(us.reduce((s, u) => s + (u.v[i] as number), 0) / us.length),
     );
   const [a, b] = [mean(asks), mean(others)];
   return unit(a.map((x, i) => f4(x - (b[i] as number))));

@@ -73,10 +73,11 @@ export const CONTEXT_FIELD_DECAY = 0.7;
  * question near other questions, so for a question the memories that ask something (the other
  * speaker's "What got you into running?") outrank the statement that answers it: a third of a
  * LoCoMo top 10 asked, against a quarter of the stream and a tenth of the evidence. The form is
- * a direction of the agent's stream: from the mean of its statements' unit vectors to the mean of
- * its questions' (a memory asks when its text ends with a question mark, closing quotes and
- * brackets aside: ASKS_PATTERN; its newest FORM_SAMPLE memories). The cosine is taken with that direction projected out of the
- * memory's and the query's unit vectors: (cos − q·f · d·f) / √((1 − (q·f)²)(1 − (d·f)²)). With
+ * a direction of the agent's stream (its newest FORM_SAMPLE memories): from the mean of its
+ * statements' unit vectors to the mean of its questions' (a memory asks when its text ends with a
+ * question mark, closing quotes and brackets aside: ASKS_PATTERN). The cosine is taken with that
+ * direction projected out of the memory's and the query's unit vectors:
+ * (cos − q·f · d·f) / √((1 − (q·f)²)(1 − (d·f)²)). With
  * fewer than FORM_MIN memories of either form the direction is not estimated and the cosine is
  * the plain one. LoCoMo dev recall@10, windowed alone + time filter: tuning half 0.835 → 0.838,
  * held-out half 0.816 → 0.822 (docs/adr/0026, "The question form").

@@ -76,15 +76,15 @@ export function relevanceSql(
   const indexed = rows === "indexed";
   if (indexed && (!vector || fieldWeights.length > 0))
     throw new Error("indexed relevance rows need a query vector and hybrid or contextual relevance");
-  // Windowed relevance's cosine without the question form (kinds.ts, form.ts).
-  const form = lexical.kind === "windowed" && vector !== null;
+  // Windowed relevance's cosine without the question form (kinds.ts, form.ts): the query vector it needs.
+  const form = lexical.kind === "windowed" ? vector : null;
   // The columns ranking reads besides `rel`, carried through (indexed rows: what the threshold
   // statement scores its candidates by).
   const carry = indexed ? "last_accessed_at, importance, " : "kind, last_accessed_at, importance, ";
   const base = indexed
     ? indexedBase(agentId, vector as QueryVector, where, fresh.length > 0)
     : rows === "whole" && vector
-      ? wholeStreamBase(agentId, vector, where, fresh.length > 0, form)
+      ? wholeStreamBase(agentId, vector, where, fresh.length > 0, form !== null)
       : sql`
       SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
         memories.created_at AS at, ${cosine} AS cos,${form ? sql` ${formComponentSql(f.embedding)} AS cf,` : sql``} ${lexicalColumns}
@@ -97,7 +97,7 @@ export function relevanceSql(
         sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`,
         fieldWeights,
       );
-  const fused = sql`${f.cte}${lexHead(lexical.text)}${form && vector ? formCtes(agentId, vector, fresh) : sql``}
+  const fused = sql`${f.cte}${lexHead(lexical.text)}${form ? formCtes(agentId, form, fresh) : sql``}
     rel_base AS MATERIALIZED (${base}
     ),${lex}
     rel_raw AS (
