@@ -6,8 +6,6 @@
  *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/relevance-ideas.ts
  * GRID=… selects blocks (comma-separated names below; default all).
  */
-import { sql } from "drizzle-orm";
-import { queryRows } from "../src/db/client";
 import { NEIGHBOUR_GAP_S } from "../src/memory/retrieve/ranking/relevance/kinds";
 import { timeWindow } from "../src/memory/retrieve/time-window";
 import { openLocomoEval } from "./lib/eval-system";
@@ -17,11 +15,16 @@ import {
   bm25f,
   cosine,
   type Doc,
+  formDirection,
   fuse,
   minMax,
-  readStream,
+  type Question,
+  questionsOf,
+  readStreams,
   type Stream,
+  unitVector,
   withNeighbours,
+  withoutForm,
 } from "./lib/sim";
 import { split } from "./lib/split";
 import { printTable } from "./lib/stats";
@@ -30,19 +33,13 @@ const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;
 const agentOf = (conv: string) => `locomo-${fingerprint}-${model}:${conv}`;
 const asked = queries.filter((q) => q.evidence.length > 0);
-const streams = new Map<string, Stream>();
-for (const conv of new Set(asked.map((q) => q.conversation_id)))
-  streams.set(agentOf(conv), await readStream(db, agentOf(conv), model));
+const streams = await readStreams(
+  db,
+  asked.map((q) => agentOf(q.conversation_id)),
+  model,
+);
 
-type Q = {
-  stream: string;
-  text: string;
-  conv: string;
-  evidence: string[];
-  now: number;
-  vec: Float64Array;
-  terms: string[];
-};
+type Q = Omit<Question, "category">;
 /**
  * The question as a statement for the vector (asymmetric retrieval: a sentence encoder puts a
  * question near other questions — the other speaker's "What got you into running?" — and the
@@ -58,24 +55,18 @@ const asStatement = (q: string) => {
   if (wh || AUX.test(s)) s = s.replace(AUX, "");
   return s.length > 0 ? s : q;
 };
-const vs = await embedder.embed(
-  asked.map((q) => (process.env.QUERY_FORM === "statement" ? asStatement(q.question) : q.question)),
-);
-const lex = await queryRows<{ i: number; t: string[] }>(
+const qs: Q[] = await questionsOf(
+  embedder,
   db,
-  sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
-    FROM unnest(${`{${asked.map((q) => `"${q.question.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) WITH ORDINALITY AS u(x, i)`,
+  asked.map((q) => ({
+    stream: agentOf(q.conversation_id),
+    text: q.question,
+    ...(process.env.QUERY_FORM === "statement" ? { embed: asStatement(q.question) } : {}),
+    conv: q.conversation_id,
+    evidence: q.evidence,
+    now: q.now,
+  })),
 );
-lex.sort((a, b) => a.i - b.i);
-const qs: Q[] = asked.map((q, i) => ({
-  stream: agentOf(q.conversation_id),
-  text: q.question,
-  conv: q.conversation_id,
-  evidence: q.evidence,
-  now: Date.parse(q.now) / 1000,
-  vec: Float64Array.from(vs[i] as number[]),
-  terms: (lex[i] as { t: string[] }).t,
-}));
 
 const D = 86_400;
 function docsFor(q: Q, time: boolean): Doc[] {
@@ -92,20 +83,28 @@ const terms1 = (q: Q) => new Map(q.terms.map((t) => [t, 1]));
 const near = (docs: Doc[], i: number, j: number, gap = NEIGHBOUR_GAP_S) =>
   j >= 0 && j < docs.length && Math.abs((docs[i] as Doc).at - (docs[j] as Doc).at) <= gap;
 
-/** Each memory as its window: own words + neighbours up to `n` either side of the same run at w·decay^(|d|−1). */
-function windows(docs: Doc[], w: number, n = 1, decay = 1, gap = NEIGHBOUR_GAP_S): Doc[] {
-  return docs.map((d, i) => {
+/** The memories up to `n` places either side of memory i in its run (each within `gap` of the next), at w·decay^(|d|−1). */
+function reachOf(docs: Doc[], i: number, w: number, n = 1, decay = 1, gap = NEIGHBOUR_GAP_S) {
+  const out: { j: number; w: number }[] = [];
+  for (const dir of [-1, 1])
+    for (let k = 1; k <= n; k++) {
+      const j = i + dir * k;
+      if (j < 0 || j >= docs.length || !near(docs, i + dir * (k - 1), j, gap)) break;
+      out.push({ j, w: w * decay ** (k - 1) });
+    }
+  return out;
+}
+
+/**
+ * Each memory as its window: own words (from `own`, default the docs themselves) + the words of
+ * its neighbours (reachOf).
+ */
+function windows(docs: Doc[], w: number, n = 1, decay = 1, gap = NEIGHBOUR_GAP_S, own: Doc[] = docs): Doc[] {
+  return own.map((d, i) => {
     const tf = new Map(d.tf);
     let dl = d.dl;
-    for (let k = -n; k <= n; k++) {
-      if (k === 0 || i + k < 0 || i + k >= docs.length) continue;
-      // the same run: every step within the gap
-      let ok = true;
-      for (let s = 0; Math.abs(s) < Math.abs(k); s += Math.sign(k))
-        if (!near(docs, i + s, i + s + Math.sign(k), gap)) ok = false;
-      if (!ok) continue;
-      const x = docs[i + k] as Doc;
-      const ww = w * decay ** (Math.abs(k) - 1);
+    for (const { j, w: ww } of reachOf(docs, i, w, n, decay, gap)) {
+      const x = docs[j] as Doc;
       dl += ww * x.dl;
       for (const [t, c] of x.tf) tf.set(t, (tf.get(t) ?? 0) + ww * c);
     }
@@ -144,12 +143,6 @@ const withNb = (
     return r + share * (mode === "max" ? best : sum / 2);
   });
 
-const norm = (v: Float64Array) => {
-  let s = 0;
-  for (const x of v) s += x * x;
-  const n = Math.sqrt(s) || 1;
-  return v.map((x) => x / n);
-};
 const addTo = (acc: Float64Array, v: Float64Array, w: number) => {
   for (let i = 0; i < acc.length; i++) acc[i] = (acc[i] as number) + w * (v[i] as number);
 };
@@ -191,10 +184,10 @@ const windowVec =
   (docs, q) => {
     const vecs = docs.map((d, i) => {
       if (!d.vec) return null;
-      const acc = norm(d.vec);
+      const acc = unitVector(d.vec);
       for (const j of [i - 1, i + 1]) {
         const x = docs[j];
-        if (x?.vec && near(docs, i, j)) addTo(acc, norm(x.vec), vw);
+        if (x?.vec && near(docs, i, j)) addTo(acc, unitVector(x.vec), vw);
       }
       return acc;
     });
@@ -211,14 +204,14 @@ const rocchio =
       .map((r, i) => [r, i] as const)
       .filter(([r]) => r < m)
       .map(([, i]) => i);
-    const qv = norm(q.vec);
+    const qv = unitVector(q.vec);
     const acc = new Float64Array(qv.length);
     let cnt = 0;
     for (const i of top) {
       for (let j = i - nb; j <= i + nb; j++) {
         const d = docs[j];
         if (d?.vec && (j === i || near(docs, i, j))) {
-          addTo(acc, norm(d.vec), j === i ? 1 : 0.5);
+          addTo(acc, unitVector(d.vec), j === i ? 1 : 0.5);
           cnt += j === i ? 1 : 0.5;
         }
       }
@@ -328,7 +321,7 @@ const rerank =
       const acc = new Float64Array(q.vec.length);
       for (let j = i - n; j <= i + n; j++) {
         const d = docs[j];
-        if (d?.vec && (j === i || near(docs, i, j))) addTo(acc, norm(d.vec), 1);
+        if (d?.vec && (j === i || near(docs, i, j))) addTo(acc, unitVector(d.vec), 1);
       }
       return cosine([{ vec: acc } as Doc], q.vec)[0] ?? 0;
     });
@@ -394,7 +387,7 @@ const session =
     } else {
       const acc = Array.from({ length: n }, () => new Float64Array(q.vec.length));
       docs.forEach((d, i) => {
-        if (d.vec) addTo(acc[s[i] as number] as Float64Array, norm(d.vec), 1);
+        if (d.vec) addTo(acc[s[i] as number] as Float64Array, unitVector(d.vec), 1);
       });
       cosine(
         acc.map((v) => ({ vec: v }) as Doc),
@@ -483,20 +476,7 @@ const lead =
     });
     if (!ownOnly) return winVar(o)(boosted, q);
     // the own field boosted, the window field of the neighbours' plain words
-    const win = boosted.map((d, i) => {
-      const tf = new Map(d.tf);
-      let dl = d.dl;
-      for (const dir of [-1, 1])
-        for (let k = 1; k <= (o.n ?? 5); k++) {
-          const j = i + dir * k;
-          if (j < 0 || j >= docs.length || !near(docs, i + dir * (k - 1), j)) break;
-          const x = docs[j] as Doc;
-          const ww = (o.w ?? 0.5) * (o.decay ?? 0.7) ** (k - 1);
-          dl += ww * x.dl;
-          for (const [t, c] of x.tf) tf.set(t, (tf.get(t) ?? 0) + ww * c);
-        }
-      return { ...d, tf, dl };
-    });
+    const win = windows(docs, o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7, NEIGHBOUR_GAP_S, boosted);
     return withNb(fuse(cosine(docs, q.vec), bm25(win, terms1(q)), o.a ?? 0.6), o.share ?? 0.7, docs);
   };
 
@@ -582,16 +562,12 @@ const proximity =
       return s;
     });
     const px = windowedProx
-      ? prox.map((x, i) => {
-          let acc = x;
-          for (const dir of [-1, 1])
-            for (let k = 1; k <= (o.n ?? 5); k++) {
-              const j = i + dir * k;
-              if (j < 0 || j >= docs.length || !near(docs, i + dir * (k - 1), j)) break;
-              acc += (o.w ?? 0.5) * (o.decay ?? 0.7) ** (k - 1) * (prox[j] as number);
-            }
-          return acc;
-        })
+      ? prox.map((x, i) =>
+          reachOf(docs, i, o.w ?? 0.5, o.n ?? 5, o.decay ?? 0.7).reduce(
+            (acc, { j, w }) => acc + w * (prox[j] as number),
+            x,
+          ),
+        )
       : prox;
     const lex = base.map((x, i) => x + gamma * (px[i] as number));
     return withNb(fuse(cosine(docs, q.vec), lex, o.a ?? 0.6), o.share ?? 0.7, docs);
@@ -603,57 +579,31 @@ const proximity =
  * so cosine to the query is mostly that; subtracting the stream's mean vector (`centre`) and
  * projecting out the direction from its statements to its questions (`form`) leaves what differs.
  */
-const meanCache = new Map<string, { mu: Float64Array; form: Float64Array }>();
+const meanCache = new Map<string, { mu: Float64Array; form: Float64Array | null }>();
 const centred =
   (
     how: "centre" | "form" | "both",
     o: Parameters<typeof winVar>[0] = { n: 5, decay: 0.7 },
     lambda = 1,
-    asks: (text: string) => boolean = (t) => /\?"?( and shared .*)?$/.test(t.trim()),
+    asking: (text: string) => boolean = (t) => /\?"?( and shared .*)?$/.test(t.trim()),
     scope: "stream" | "candidates" = "stream",
     queryOnly = false,
   ): Rel =>
   (docs, q) => {
     const all = scope === "stream" ? (streams.get(q.stream) as Stream).docs : docs;
-    const key = `${q.stream}:${asks.toString()}`;
+    const key = `${q.stream}:${asking.toString()}`;
     let st = scope === "stream" ? meanCache.get(key) : undefined;
     if (!st) {
-      const dim = q.vec.length;
-      const mu = new Float64Array(dim);
-      const mq = new Float64Array(dim);
-      const ms = new Float64Array(dim);
-      let n = 0;
-      let nq = 0;
-      let ns = 0;
-      for (const d of all) {
-        if (!d.vec) continue;
-        const v = norm(d.vec);
-        addTo(mu, v, 1);
-        n++;
-        if (asks(d.text)) {
-          addTo(mq, v, 1);
-          nq++;
-        } else {
-          addTo(ms, v, 1);
-          ns++;
-        }
-      }
-      const form = new Float64Array(dim);
-      if (nq > 0 && ns > 0)
-        for (let i = 0; i < dim; i++) form[i] = (mq[i] as number) / nq - (ms[i] as number) / ns;
-      st = { mu: mu.map((x) => x / (n || 1)), form: norm(form) };
+      const mu = new Float64Array(q.vec.length);
+      const withVec = all.filter((d) => d.vec);
+      for (const d of withVec) addTo(mu, unitVector(d.vec as Float64Array), 1 / withVec.length);
+      st = { mu, form: formDirection(all, asking, 1) };
       meanCache.set(key, st);
     }
     const { mu, form } = st;
     const adjust = (v: Float64Array) => {
-      let x = norm(v);
-      if (how !== "form") x = x.map((y, i) => y - (mu[i] as number));
-      if (how !== "centre") {
-        let dot = 0;
-        for (let i = 0; i < x.length; i++) dot += (x[i] as number) * (form[i] as number);
-        x = x.map((y, i) => y - lambda * dot * (form[i] as number));
-      }
-      return x;
+      const x = how === "form" ? v : unitVector(v).map((y, i) => y - (mu[i] as number));
+      return how !== "centre" && form ? withoutForm(x, form, lambda) : how === "form" ? unitVector(x) : x;
     };
     const wd = queryOnly ? docs : docs.map((d) => ({ ...d, vec: d.vec ? adjust(d.vec) : null }));
     return withNb(

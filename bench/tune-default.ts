@@ -24,10 +24,12 @@ import {
   bm25f,
   cosine,
   type Doc,
+  formCosine,
   fuse,
   minMax,
   type Question,
-  readStream,
+  questionsOf,
+  readStreams,
   type Stream,
   withNeighbours,
 } from "./lib/sim";
@@ -77,21 +79,14 @@ const kuAgent = (i: number) => `ku2-${model}:${i}`;
   }
 }
 
-const streams = new Map<string, Stream>();
 const locomoAgent = (conv: string) => `locomo-${fingerprint}-${model}:${conv}`;
 const asked = queries.filter((q) => q.evidence.length > 0);
-for (const conv of new Set(asked.map((q) => q.conversation_id)))
-  streams.set(locomoAgent(conv), await readStream(db, locomoAgent(conv), model));
-for (const i of kuCases.keys()) streams.set(kuAgent(i), await readStream(db, kuAgent(i), model));
+const streams = await readStreams(
+  db,
+  [...asked.map((q) => locomoAgent(q.conversation_id)), ...[...kuCases.keys()].map(kuAgent)],
+  model,
+);
 
-async function lexemes(texts: string[]): Promise<string[][]> {
-  const rows = await queryRows<{ i: number; t: string[] }>(
-    db,
-    sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
-      FROM unnest(${`{${texts.map((x) => `"${x.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) WITH ORDINALITY AS u(x, i)`,
-  );
-  return rows.sort((a, b) => a.i - b.i).map((r) => r.t);
-}
 type Q = Question & {
   focus: Focus;
   kind?: string;
@@ -103,15 +98,7 @@ type Q = Question & {
 async function toQuestions(
   xs: (Omit<Q, "vec" | "terms" | "now" | "focus"> & { now: string })[],
 ): Promise<Q[]> {
-  const vs = await embedder.embed(xs.map((x) => x.text));
-  const ts = await lexemes(xs.map((x) => x.text));
-  return xs.map((x, i) => ({
-    ...x,
-    now: Date.parse(x.now) / 1000,
-    vec: Float64Array.from(vs[i] as number[]),
-    terms: ts[i] as string[],
-    focus: timeFocus(x.text),
-  }));
+  return (await questionsOf(embedder, db, xs)).map((x) => ({ ...x, focus: timeFocus(x.text) }));
 }
 const locomo = await toQuestions(
   asked.map((q) => ({
@@ -160,10 +147,16 @@ const contextual =
   (a: number, share: number): Rel =>
   (docs, q) =>
     withNeighbours(fuse(cosine(docs, q.vec), bm25(docs, terms1(q)), a), share, 1, docs);
+/** The service's windowed relevance: BM25F, the cosine without the question form (sim.ts's formCosine). */
 const windowed =
   (a: number, share: number, w = 0.5): Rel =>
   (docs, q) =>
-    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share, 1, docs);
+    withNeighbours(
+      fuse(formCosine(docs, (streams.get(q.stream) as Stream).docs, q.vec), bm25f(docs, terms1(q), w), a),
+      share,
+      1,
+      docs,
+    );
 const lexical: Rel = (docs, q) => bm25(docs, terms1(q));
 
 const D = 86_400;

@@ -29,12 +29,14 @@ import {
   bm25f,
   cosine,
   type Doc,
+  formCosine,
   fuse,
   minMax,
   parseTsv,
   type Question,
+  questionsOf,
   rank,
-  readStream,
+  readStreams,
   type Stream,
   type Weights3,
   withNeighbours,
@@ -86,33 +88,16 @@ const kuAgent = (i: number) => `ku-${model}:${i}`;
 }
 
 // --- streams and questions ---
-const streams = new Map<string, Stream>();
 const locomoAgent = (conv: string) => `locomo-${fingerprint}-${model}:${conv}`;
 const asked = queries.filter((q) => q.evidence.length > 0);
-for (const conv of new Set(asked.map((q) => q.conversation_id)))
-  streams.set(locomoAgent(conv), await readStream(db, locomoAgent(conv), model));
-for (const i of kuCases.keys()) streams.set(kuAgent(i), await readStream(db, kuAgent(i), model));
-
-async function lexemes(texts: string[]): Promise<string[][]> {
-  const rows = await queryRows<{ i: number; t: string[] }>(
-    db,
-    sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
-      FROM unnest(${`{${texts.map((x) => `"${x.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) WITH ORDINALITY AS u(x, i)`,
-  );
-  return rows.sort((a, b) => a.i - b.i).map((r) => r.t);
-}
-const toQuestions = async (
+const streams = await readStreams(
+  db,
+  [...asked.map((q) => locomoAgent(q.conversation_id)), ...[...kuCases.keys()].map(kuAgent)],
+  model,
+);
+const toQuestions = (
   xs: { stream: string; text: string; category: string; conv: string; evidence: string[]; now: string }[],
-): Promise<Question[]> => {
-  const vs = await embedder.embed(xs.map((x) => x.text));
-  const ts = await lexemes(xs.map((x) => x.text));
-  return xs.map((x, i) => ({
-    ...x,
-    now: Date.parse(x.now) / 1000,
-    vec: Float64Array.from(vs[i] as number[]),
-    terms: ts[i] as string[],
-  }));
-};
+): Promise<Question[]> => questionsOf(embedder, db, xs);
 const locomo = await toQuestions(
   asked.map((q) => ({
     stream: locomoAgent(q.conversation_id),
@@ -143,11 +128,19 @@ const contextualOf =
   (a: number, share: number, n = 1) =>
   (docs: Doc[], q: Question) =>
     withNeighbours(hybridOf(a)(docs, q), share, n, docs);
-/** The service's contextual relevance: cosine fused with BM25F (own + neighbours' text), plus the neighbour share. */
+/**
+ * The service's windowed relevance: the cosine without the question form (sim.ts's formCosine)
+ * fused with BM25F (own + neighbours' text), plus the neighbour share.
+ */
 const contextualFOf =
   (a: number, share: number, w = CONTEXT_FIELD_WEIGHT) =>
   (docs: Doc[], q: Question) =>
-    withNeighbours(fuse(cosine(docs, q.vec), bm25f(docs, terms1(q), w), a), share, 1, docs);
+    withNeighbours(
+      fuse(formCosine(docs, (streams.get(q.stream) as Stream).docs, q.vec), bm25f(docs, terms1(q), w), a),
+      share,
+      1,
+      docs,
+    );
 
 /** Pseudo-relevance feedback: the top `m` docs of hybrid give `t` expansion lexemes (weight β) and a Rocchio vector (γ). */
 const prfOf =

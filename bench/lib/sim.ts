@@ -9,13 +9,17 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db/client";
 import { queryRows } from "../../src/db/client";
 import {
+  ASKS_PATTERN,
   BM25,
   CONTEXT_FIELD_DECAY,
   CONTEXT_FIELD_REACH,
+  FORM_MIN,
+  FORM_SAMPLE,
   NEIGHBOUR_GAP_S,
 } from "../../src/memory/retrieve/ranking/relevance/kinds";
 import { minMax } from "../../src/memory/retrieve/ranking/scale";
 import { weightedSum } from "../../src/memory/retrieve/ranking/score";
+import type { Embedder } from "../../src/providers/types";
 
 export type Doc = {
   id: string;
@@ -55,6 +59,49 @@ export function parseTsv(text: string): Map<string, number> {
     out.set(lexeme, m[2] ? m[2].split(",").length : 1);
   }
   return out;
+}
+
+/** Reads each agent's stream once, keyed by agent id. */
+export async function readStreams(
+  db: Db,
+  agents: Iterable<string>,
+  model: string,
+): Promise<Map<string, Stream>> {
+  const streams = new Map<string, Stream>();
+  for (const agent of new Set(agents)) streams.set(agent, await readStream(db, agent, model));
+  return streams;
+}
+
+/** Each text's lexemes as the service's query takes them (english, stop words dropped, stemmed), in order. */
+export async function queryLexemes(db: Db, texts: string[]): Promise<string[][]> {
+  const rows = await queryRows<{ i: number; t: string[] }>(
+    db,
+    sql`SELECT i::int AS i, tsvector_to_array(to_tsvector('english'::regconfig, x)) AS t
+      FROM unnest(${`{${texts.map((x) => `"${x.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`}::text[]) WITH ORDINALITY AS u(x, i)`,
+  );
+  return rows.sort((a, b) => a.i - b.i).map((r) => r.t);
+}
+
+/**
+ * Questions with their vector (of `embed`, else of `text`: an idea may embed another form of the
+ * question) and lexemes (of `text`), `now` as epoch seconds; other fields are kept.
+ */
+export async function questionsOf<X extends { text: string; now: string; embed?: string }>(
+  embedder: Embedder,
+  db: Db,
+  xs: X[],
+): Promise<(Omit<X, "now" | "embed"> & { now: number; vec: Float64Array; terms: string[] })[]> {
+  const vs = await embedder.embed(xs.map((x) => x.embed ?? x.text));
+  const ts = await queryLexemes(
+    db,
+    xs.map((x) => x.text),
+  );
+  return xs.map(({ embed: _, now, ...x }, i) => ({
+    ...x,
+    now: Date.parse(now) / 1000,
+    vec: Float64Array.from(vs[i] as number[]),
+    terms: ts[i] as string[],
+  }));
 }
 
 /** A tsvector's text form → each lexeme's first position. */
@@ -132,6 +179,62 @@ export function cosine(docs: Doc[], q: Float64Array): (number | null)[] {
     }
     return dot / Math.sqrt(qn * dn);
   });
+}
+
+/** A vector scaled to unit length (a zero vector stays zero). */
+export const unitVector = (v: Float64Array): Float64Array => {
+  let s = 0;
+  for (const x of v) s += x * x;
+  const n = Math.sqrt(s) || 1;
+  return v.map((x) => x / n);
+};
+
+const ASKS = new RegExp(ASKS_PATTERN, "u");
+/** Whether a memory asks something (kinds.ts, ASKS_PATTERN). */
+export const asks = (text: string): boolean => ASKS.test(text);
+
+/**
+ * The question-form direction of windowed relevance (kinds.ts, form.ts) over `sample`: the unit
+ * vector from the mean unit vector of the docs that do not ask to that of those that ask; null
+ * with fewer than `min` docs with a vector of either form.
+ */
+export function formDirection(sample: Doc[], asking = asks, min = FORM_MIN): Float64Array | null {
+  const sums = [0, 1].map(() => null as Float64Array | null);
+  const counts = [0, 0];
+  for (const d of sample) {
+    if (!d.vec) continue;
+    const k = asking(d.text) ? 1 : 0;
+    const u = unitVector(d.vec);
+    const acc = sums[k] ?? new Float64Array(u.length);
+    for (let i = 0; i < u.length; i++) acc[i] = (acc[i] as number) + (u[i] as number);
+    sums[k] = acc;
+    counts[k] = (counts[k] as number) + 1;
+  }
+  const [st, qs] = sums;
+  if (!st || !qs || (counts[0] as number) < min || (counts[1] as number) < min) return null;
+  return unitVector(qs.map((x, i) => x / (counts[1] as number) - (st[i] as number) / (counts[0] as number)));
+}
+
+/** The unit vector of `v` with λ × its component along the unit direction `f` taken out. */
+export function withoutForm(v: Float64Array, f: Float64Array, lambda = 1): Float64Array {
+  const u = unitVector(v);
+  let dot = 0;
+  for (let i = 0; i < u.length; i++) dot += (u[i] as number) * (f[i] as number);
+  return u.map((x, i) => x - lambda * dot * (f[i] as number));
+}
+
+/**
+ * Windowed relevance's cosine as the service computes it: the question form projected out of both
+ * vectors, the direction from the stream's newest FORM_SAMPLE docs (`stream` in createdAt order);
+ * the plain cosine without a direction.
+ */
+export function formCosine(docs: Doc[], stream: Doc[], q: Float64Array): (number | null)[] {
+  const f = formDirection(stream.slice(-FORM_SAMPLE));
+  if (!f) return cosine(docs, q);
+  return cosine(
+    docs.map((d) => ({ ...d, vec: d.vec ? withoutForm(d.vec, f) : null })),
+    withoutForm(q, f),
+  );
 }
 
 /** Okapi BM25 over the given docs as relevance.ts computes it; `terms` may carry weights (default 1). */
