@@ -13,6 +13,7 @@ import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import { FAST_DEFAULTS } from "./fast-thresholds";
+import { findHnswIndex } from "./hnsw-index";
 import { type Focus, liftOf, timeFocus } from "./focus";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
@@ -96,7 +97,7 @@ export type RetrieveResult = {
   /** Names this retrieve in the retrieval log, for feedback (src/memory/learning). */
   retrievalId: string;
   memories: ScoredMemory[];
-  mode: "exact" | "fast";
+  mode: "exact" | "fast" | "phased";
   ranking: RankingReport;
   candidates: number;
 };
@@ -184,6 +185,7 @@ export async function retrieve(
       small: agent.smallStream,
       large: agent.largeStream,
       fast: mode === "fast" ? await readFastState(deps.db, agentId, query, thresholds) : undefined,
+      index: mode === "auto" && query ? await findHnswIndex(deps.db, query.model, query.dimensions) : undefined,
     },
     thresholds,
   );
@@ -245,12 +247,12 @@ export async function retrieve(
   return {
     retrievalId,
     memories: await withCitationStatus(deps.db, agentId, memories),
-    mode: ran.statement === "fast" ? "fast" : "exact",
+    mode: ran.statement === "fast" || ran.statement === "phased" ? ran.statement : "exact",
     ranking: {
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
       focus,
-      lift: lift && ran.statement === "full" ? lift : null,
+      lift: lift && (ran.statement === "full" || ran.statement === "phased") ? lift : null,
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
