@@ -4,8 +4,8 @@ import { type ExactPlan, exactPlan, type Plan, type StreamState } from "./plan";
 import { type Depth, fastRank, useIndexPaths } from "./statements/fast";
 import { fullRankQuery } from "./statements/full";
 import { fusedRankQuery } from "./statements/fused";
-import { type PhaseSizes, PHASE_SIZES, phasedRankQuery } from "./statements/phased";
 import type { RankParams } from "./statements/params";
+import { PHASE_SIZES, type PhaseSizes, phasedRankQuery } from "./statements/phased";
 import { sectionRankQuery } from "./statements/sections";
 import { thresholdRankQuery } from "./statements/threshold";
 

@@ -118,7 +118,10 @@ export function phasedRankQuery(
     p.lift === "newer"
       ? sql`UNION SELECT r.id FROM seeds x JOIN memories m0 ON m0.agent_id = ${agent} AND m0.id = x.id
         ${sql.join(
-          hops.map((i) => sql`LEFT JOIN memories ${m(i)} ON ${m(i)}.agent_id = ${agent} AND ${m(i)}.id = ${m(i - 1)}.superseded_by`),
+          hops.map(
+            (i) =>
+              sql`LEFT JOIN memories ${m(i)} ON ${m(i)}.agent_id = ${agent} AND ${m(i)}.id = ${m(i - 1)}.superseded_by`,
+          ),
           sql` `,
         )}
         CROSS JOIN LATERAL unnest(ARRAY[${sql.raw(hops.map((i) => `m${i}.id`).join(", "))}]) r(id)
@@ -250,9 +253,7 @@ export function phasedRankQuery(
 
 /** A lexeme column as a tsquery (quoted as lexHead quotes them). */
 const lexemeQuery = (column: string) =>
-  sql.raw(
-    String.raw`('''' || replace(replace(${column}, '\', '\\'), '''', '''''') || '''')::tsquery`,
-  );
+  sql.raw(String.raw`('''' || replace(replace(${column}, '\', '\\'), '''', '''''') || '''')::tsquery`);
 
 /**
  * `vec_top (id)`: the `n` memories nearest the query vector, and `far (id)`: the farthest one
