@@ -103,6 +103,14 @@ async function route(request: JSONRPCRequest, runHere: () => void, send: (m: JSO
       return send(toolFailure(request.id, "unavailable", (err as Error).message));
     }
     if (handingOver) continue;
+    if (!url && embedded && !system) {
+      // Another process may have taken the folder since it was read: then ask again where to go.
+      const opened = await compose().then(
+        () => true,
+        (err: unknown) => !(err instanceof FolderInUse),
+      );
+      if (!opened) continue;
+    }
     if (!url) {
       runningHere.add(request.id);
       return runHere();

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
+import { DomainError } from "../lib/errors";
 
 /**
  * One owner per embedded data folder (docs/adr/0031-embedded-database-ownership.md). PGlite has no
@@ -29,13 +30,14 @@ export type FolderLock = {
 };
 
 /** Another live process holds the folder; the message names it and says what to do. */
-export class FolderInUse extends Error {
+export class FolderInUse extends DomainError {
   constructor(
     readonly dataDir: string,
     readonly owner: FolderOwner,
   ) {
     const where = owner.url ? ` at ${owner.url}` : "";
     super(
+      "unavailable",
       `the embedded database folder ${dataDir} is in use by process ${owner.pid} (${owner.role}${where}). ` +
         "One process owns a folder: stop that one first, or use it (it serves the same memories), " +
         "or set MEMSTREAM_DATA_DIR to another folder, or DATABASE_URL to a PostgreSQL server that both can share.",
