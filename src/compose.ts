@@ -53,6 +53,10 @@ export async function composeSystem(
     metrics?: Metrics;
     /** Sees every statement sent to Postgres (a test checks that each names its agent). */
     onQuery?: (query: string) => void;
+    /** What this process is, for an embedded folder's lock (a second process names it). */
+    role?: string;
+    /** It hands an embedded folder over to a server that asks (the stdio MCP server). */
+    yields?: boolean;
   } = {},
 ): Promise<System> {
   const database = await openDatabase({
@@ -60,8 +64,15 @@ export async function composeSystem(
     distributed: config.distributed,
     dataDir: config.dataDir,
     onQuery: overrides.onQuery,
+    role: overrides.role,
+    yields: overrides.yields,
   });
-  await database.migrate();
+  try {
+    await database.migrate();
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const core: Core = {
     db: database.db,
     clock: overrides.clock ?? systemClock,

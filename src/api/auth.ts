@@ -24,11 +24,16 @@ export function findApiKey(keys: ApiKey[], token: string | undefined): ApiKey | 
   return token ? keys.find((k) => sameToken(k.token, token)) : undefined;
 }
 
+/** The credentials of `Authorization: <scheme> <credentials>`; the scheme in any case (RFC 7235 §2.1). */
+function credentialsOf(header: string, scheme: "bearer" | "basic"): string | undefined {
+  const m = /^(\S+)[ \t]+(.*)$/s.exec(header.trim());
+  return m && (m[1] as string).toLowerCase() === scheme ? (m[2] as string).trim() : undefined;
+}
+
 /** Bearer authentication for `/v1` and `/mcp`; with no keys configured every request passes. */
 export function requireApiKey(keys: ApiKey[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const key = findApiKey(keys, header.startsWith("Bearer ") ? header.slice(7).trim() : undefined);
+    const key = findApiKey(keys, credentialsOf(c.req.header("authorization") ?? "", "bearer"));
     if (!key) {
       return errorResponse(c, "unauthorized", "missing or unknown API key: send Authorization: Bearer <key>");
     }
@@ -70,9 +75,11 @@ export function authorizeAgent(): MiddlewareHandler<AppEnv> {
 
 /** The token of `Authorization: Bearer <t>` or the password of `Basic <user:t>` (what browsers and Prometheus send). */
 function presentedToken(header: string): string {
-  if (header.startsWith("Bearer ")) return header.slice(7).trim();
-  if (header.startsWith("Basic ")) {
-    const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+  const bearer = credentialsOf(header, "bearer");
+  if (bearer !== undefined) return bearer;
+  const basic = credentialsOf(header, "basic");
+  if (basic !== undefined) {
+    const decoded = Buffer.from(basic, "base64").toString("utf8");
     return decoded.slice(decoded.indexOf(":") + 1);
   }
   return "";

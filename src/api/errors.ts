@@ -95,6 +95,15 @@ export function onError(logger: Logger) {
   return (err: Error, c: Context) => {
     if (err instanceof DomainError) return errorResponse(c, err.code, err.message, err.details);
     const httpCode = err instanceof HTTPException ? HTTP_EXCEPTION_CODE[err.status] : undefined;
+    // Hono's validator says only "Unsupported Media Type"; say what to send (curl -d sends a form type).
+    if (httpCode === "unsupported_media_type") {
+      const sent = c.req.header("content-type") ?? "none";
+      return errorResponse(
+        c,
+        httpCode,
+        `the body must be JSON: send Content-Type: application/json (got ${sent})`,
+      );
+    }
     if (httpCode) return errorResponse(c, httpCode, err.message || httpCode.replaceAll("_", " "));
     if (isUnavailable(err)) {
       logger.warn("dependency unavailable", { requestId: c.get("requestId"), error: String(err) });

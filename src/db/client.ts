@@ -3,6 +3,7 @@ import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { projectPath } from "../lib/paths";
 import { type Distribution, distributeOnCitus } from "./distribute";
+import { claimFolder, type FolderLock } from "./folder-lock";
 import { analyzeWhenGrown } from "./pglite-analyze";
 import * as schema from "./schema";
 import { noDelaySocket } from "./socket";
@@ -19,6 +20,8 @@ export type Database = {
    * the distribution step when the database is distributed (src/db/distribute.ts).
    */
   migrate(): Promise<void>;
+  /** The embedded folder this process owns (src/db/folder-lock.ts); null for Postgres and `memory://`. */
+  folder: FolderLock | null;
   close(): Promise<void>;
 };
 
@@ -31,13 +34,17 @@ export async function openDatabase(opts: {
   onQuery?: (query: string) => void;
   /** MEMSTREAM_DISTRIBUTED: `citus` distributes the tables after migrating (a Citus coordinator). */
   distributed?: Distribution | null;
+  /** What this process is, written in an embedded folder's lock for a second process to read. */
+  role?: string;
+  /** It hands an embedded folder over on SIGUSR2 (src/db/folder-lock.ts). */
+  yields?: boolean;
 }): Promise<Database> {
   if (!opts.url && opts.distributed) {
     throw new Error(`MEMSTREAM_DISTRIBUTED=${opts.distributed} needs DATABASE_URL (a Citus coordinator)`);
   }
   return opts.url
     ? openPostgres(opts.url, opts.poolSize ?? 10, opts.onQuery, opts.distributed ?? null)
-    : openPglite(opts.dataDir);
+    : openPglite(opts.dataDir, opts.role ?? `memstream (${process.argv[1] ?? "node"})`, opts.yields ?? false);
 }
 
 /**
@@ -88,11 +95,12 @@ async function openPostgres(
         await one.end({ timeout: 5 });
       }
     },
+    folder: null,
     close: () => client.end({ timeout: 5 }),
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, role: string, yields: boolean): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
   // btree_gin: the agent key of the lexical GIN index (migration 0016).
@@ -100,8 +108,17 @@ async function openPglite(dataDir: string): Promise<Database> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   // "memory://" keeps everything in RAM (tests); anything else is a folder on disk.
-  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, { extensions: { vector, btree_gin } });
+  const onDisk = !dataDir.startsWith("memory://");
+  if (onDisk) mkdirSync(dataDir, { recursive: true });
+  // Before PGlite touches the files: a second process on the folder loses writes (folder-lock.ts).
+  const folder = onDisk ? claimFolder(dataDir, role, yields) : null;
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = await PGlite.create(dataDir, { extensions: { vector, btree_gin } });
+  } catch (err) {
+    folder?.release();
+    throw err;
+  }
   // PGlite has no autovacuum: tables are analyzed as they grow (pglite-analyze.ts). A failed
   // check leaves the old statistics, which only cost speed; the next write checks again.
   const analyze = analyzeWhenGrown(client, () => {});
@@ -112,9 +129,11 @@ async function openPglite(dataDir: string): Promise<Database> {
     migrate: async () => {
       await migrate(drizzle(client), MIGRATIONS);
     },
+    folder,
     close: async () => {
       await analyze.settled();
       await client.close();
+      folder?.release();
     },
   };
 }

@@ -22,11 +22,21 @@ export const QUEUE_DEPTH_TIMEOUT_MS = 1_000;
 // Request and query durations: from ~1 ms to 30 s.
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
+/** How often the event loop's delay is sampled. */
+export const EVENT_LOOP_SAMPLE_MS = 50;
+
+export function createMetrics(opts: { defaultMetrics?: boolean; eventLoop?: boolean } = {}) {
   const registry = new Registry();
   // Process metrics (CPU, memory, event-loop lag, GC) for the running service; tests skip them.
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: "memstream_" });
   const registers = [registry];
+  const eventLoopDelay = new Histogram({
+    name: "memstream_event_loop_delay_seconds",
+    help: `How late a ${EVENT_LOOP_SAMPLE_MS} ms timer fired: time the event loop could not answer any request (a stall of 2 s is one observation of 2 s)`,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  if (opts.eventLoop ?? opts.defaultMetrics ?? true) sampleEventLoopDelay(eventLoopDelay);
   const depthSources: QueueDepthSource[] = [];
   // The depth read of the scrape in progress: the error counter waits for it, so a failure is
   // counted in the same scrape that leaves the depth out (prom-client collects metrics concurrently).
@@ -64,6 +74,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
     readQueueDepthFrom(source: QueueDepthSource) {
       depthSources.push(source);
     },
+    eventLoopDelay,
     httpDuration: new Histogram({
       name: "memstream_http_request_duration_seconds",
       help: "HTTP request duration by method, route pattern and status",
@@ -119,6 +130,19 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}) {
       registers,
     }),
   };
+}
+
+/**
+ * Observes how late a repeating timer fires. Unlike prom-client's lag gauges (percentiles since the
+ * last scrape), a histogram keeps every stall: the next one names its size and how often it happens.
+ */
+function sampleEventLoopDelay(histogram: Histogram) {
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    histogram.observe(Math.max(0, now - last - EVENT_LOOP_SAMPLE_MS) / 1000);
+    last = now;
+  }, EVENT_LOOP_SAMPLE_MS).unref();
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -22,6 +22,31 @@ describe("API keys", () => {
     }
   });
 
+  it("the scheme in any case (RFC 7235): bearer, BEARER and Bearer with extra blanks all pass", async () => {
+    for (const authorization of ["bearer k-admin", "BEARER k-admin", "Bearer   k-admin", "bEaReR\tk-admin"]) {
+      const res = await t.call("GET", `${agent("api")}/stats`, undefined, { authorization });
+      expect(res.status, authorization).toBe(200);
+    }
+    // Not a prefix match: "Bearerk-admin" is no scheme at all.
+    expect(
+      (await t.call("GET", `${agent("api")}/stats`, undefined, { authorization: "Bearerk-admin" })).status,
+    ).toBe(401);
+  });
+
+  it("415 for a body that is not JSON says what to send", async () => {
+    // What `curl -d` sends without -H 'content-type: application/json'.
+    const res = await t.app.request(`${agent("api")}/memories`, {
+      method: "POST",
+      headers: { ...bearer("k-admin"), "content-type": "application/x-www-form-urlencoded" },
+      body: JSON.stringify({ description: "x" }),
+    });
+    expect(res.status).toBe(415);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: "unsupported_media_type" });
+    expect(body.error.message).toContain("send Content-Type: application/json");
+    expect(body.error.message).toContain("application/x-www-form-urlencoded");
+  });
+
   it("a full key reaches every agent; a scoped key only its prefix", async () => {
     const mine = await t.call(
       "POST",

@@ -19,6 +19,27 @@ function shownString(heading: string, before: RegExp): string {
   return JSON.parse(m[1] as string) as string;
 }
 
+type Retrieved = { retrievalId: string; memories: { id: string }[] };
+
+/**
+ * The README's placeholders filled from the retrieve answered last, as a reader would: `ret_…` is its
+ * retrievalId, `mem_a…` its first memory's id, `mem_b…` the second's.
+ */
+function filled(body: unknown, last: Retrieved | null): unknown {
+  if (typeof body === "string") {
+    if (body === "ret_…") return last?.retrievalId ?? body;
+    const m = /^mem_([a-z])…$/.exec(body);
+    const id = m && last?.memories[(m[1] as string).charCodeAt(0) - 97]?.id;
+    if (m && !id) throw new Error(`the README's ${body} has no memory in the retrieve before it`);
+    return id ?? body;
+  }
+  if (Array.isArray(body)) return body.map((v) => filled(v, last));
+  if (body && typeof body === "object") {
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, filled(v, last)]));
+  }
+  return body;
+}
+
 let server: Spawned;
 let url: string;
 const dataDir = mkdtempSync(join(tmpdir(), "memstream-readme-"));
@@ -50,8 +71,10 @@ describe("README: every other example, in order, against the zero-config server"
     const curls = readmeCurls().filter((c) => c.section !== LESSONS);
     expect(curls.length).toBeGreaterThanOrEqual(10);
     const answers: { c: Curl; status: number; json: unknown }[] = [];
+    let retrieved: Retrieved | null = null;
     for (const c of curls) {
-      const r = await run(c);
+      const r = await run({ ...c, body: filled(c.body, retrieved) });
+      if (c.path.endsWith("/retrieve")) retrieved = r.json as Retrieved;
       answers.push({ c, ...r });
       expect({ command: `${c.method} ${c.path}`, status: r.status }).toEqual({
         command: `${c.method} ${c.path}`,
@@ -68,6 +91,8 @@ describe("README: every other example, in order, against the zero-config server"
     const quick = answer("Run it", /\/retrieve$/).memories as { description: string }[];
     const stored = example("Run it", /\/memories$/).c.body as { description: string };
     expect(quick[0]?.description).toBe(stored.description);
+    // Feedback (a ```bash block): the retrieve just before it, its first memory used.
+    expect(answer("Feedback and learned weights", /\/feedback$/)).toMatchObject({ used: 1 });
     // Documents: the section the README names comes first.
     const docs = answer("Documents", /\/retrieve$/).memories as { description: string }[];
     expect(docs[0]?.description).toBe(shownString("Documents", /# → /));

@@ -13,7 +13,7 @@ export type Curl = {
 };
 
 /**
- * Every `curl` command in the README's ```sh blocks, in order, read as a POSIX shell reads them:
+ * Every `curl` command in the README's ```sh and ```bash blocks, in order, read as a POSIX shell reads them:
  * words split on blanks, '…' quoted (newlines included, `'\''` for a quote), "…" quoted,
  * backslash-newline joins lines, `#` starts a comment, a newline ends a command.
  */
@@ -32,7 +32,7 @@ export function readmeSection(heading: string, path = "README.md"): string {
 export function readmeCurls(path = "README.md"): Curl[] {
   const readme = readFileSync(path, "utf8");
   const curls: Curl[] = [];
-  const block = /^```sh\n([\s\S]*?)^```$/gm;
+  const block = /^```(?:sh|bash)\n([\s\S]*?)^```$/gm;
   for (let m = block.exec(readme); m; m = block.exec(readme)) {
     const before = readme.slice(0, m.index);
     const section = headingText(before.split("\n").findLast(isHeading) ?? "");

@@ -3,6 +3,7 @@ import { composeSystem, type System } from "../../src/compose";
 import { loadConfig } from "../../src/config";
 import { silentLogger } from "../../src/lib/logger";
 import type { EnrichmentNotifier } from "../../src/memory/deps";
+import type { Metrics } from "../../src/metrics";
 import type { Clock } from "../../src/providers/types";
 import { TEST_DATABASE_URL, TEST_DISTRIBUTED } from "./env";
 import { type Stub, startStubOpenAI } from "./stub-openai";
@@ -45,6 +46,7 @@ export async function startTestSystem(
     clock?: Clock;
     enrichment?: EnrichmentNotifier;
     onQuery?: (query: string) => void;
+    metrics?: Metrics;
   } = {},
 ): Promise<TestSystem> {
   const stub = await startStubOpenAI();
@@ -53,6 +55,7 @@ export async function startTestSystem(
     clock: opts.clock,
     enrichment: opts.enrichment,
     onQuery: opts.onQuery,
+    metrics: opts.metrics,
   });
   const app = createApp(system.app);
   return {
