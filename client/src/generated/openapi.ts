@@ -596,7 +596,7 @@ export interface components {
             /** @description How many of the memories returned were superseded (`supersededBy`) and rank right below their replacement, which took their score: a present-state question (lift newer) only; past-state questions rank superseded memories by the formula alone */
             superseded: number;
             /**
-             * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast); phased = the formula on seeds from the indexes (mode auto, docs/adr/0031)
+             * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast); phased = the formula on seeds from the indexes (mode auto, docs/adr/0032)
              * @enum {string}
              */
             plan: "full" | "sections" | "threshold" | "fused" | "fast" | "phased";
@@ -714,7 +714,7 @@ export interface components {
             touch?: boolean;
             kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
-             * @description auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0031), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
+             * @description auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
              * @default auto
              * @enum {string}
              */

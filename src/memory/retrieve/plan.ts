@@ -157,7 +157,7 @@ export function phasedPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Ph
   const w = r.weights;
   if (w.recency < 0 || w.importance < 0 || w.relevance < 0 || state.index === undefined) return null;
   // A small stream is ranked whole: every memory is about as many rows as the seeds and their
-  // neighbours, and the full statement plans in a fraction of the time (docs/adr/0031).
+  // neighbours, and the full statement plans in a fraction of the time (docs/adr/0032).
   if (state.small) return null;
   const via = state.index ? "HNSW" : "a top-N scan (the model has no HNSW index)";
   return {

@@ -72,7 +72,7 @@ const RetrieveBody = z
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
       description:
-        "auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0031), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement",
+        "auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement",
     }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })

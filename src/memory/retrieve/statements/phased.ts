@@ -17,7 +17,7 @@ import type { RankParams } from "./params";
 import { scoreAndSelect, scoreLiftAndSelect } from "./select";
 
 /**
- * The first phase's lists (docs/adr/0031): how many memories each index contributes as seeds.
+ * The first phase's lists (docs/adr/0032): how many memories each index contributes as seeds.
  * `vector`: nearest by the query vector (HNSW when the model has an index, else a top-N scan);
  * `lexical`: best by BM25 among the postings read; `recent`: newest by last access;
  * `postingsCap`: postings read per query lexeme at most, so a word in most of a stream costs the
@@ -52,7 +52,7 @@ export const PHASE_SIZES: PhaseSizes = {
 };
 
 /**
- * The default's ranking in two phases (a rank profile in Vespa's sense, docs/adr/0031):
+ * The default's ranking in two phases (a rank profile in Vespa's sense, docs/adr/0032):
  * 1. **Seeds from indexes**, bounded by the query, not the stream: the `vector` nearest memories
  *    (HNSW), the memory farthest from the query (HNSW on the negated vector: the cosine's least
  *    value), the `lexical` best by BM25 over the GIN postings of the query's lexemes (at most
