@@ -36,6 +36,10 @@ const agent = `${source}distinct-${SIZE}`;
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 const lite = await open(process.env.LITE_WORKERS ? { MEMSTREAM_WORKERS: process.env.LITE_WORKERS } : {});
 const client = (lite.database.db as unknown as { $client: PGlite }).$client;
+// Since ADR 0031 PGlite runs in its own thread behind a socket: its client is not here to wrap.
+if (typeof client?.query !== "function") {
+  throw new Error("embedded PGlite runs in a worker thread (ADR 0031): this bench cannot wrap its client");
+}
 try {
   let t0 = performance.now();
   await copyAgent(sql, agent, lite, pg.providers.embedder.modelId);

@@ -2,9 +2,10 @@ import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { projectPath } from "../lib/paths";
+import { withoutCopy } from "./copy-support";
 import { type Distribution, distributeOnCitus } from "./distribute";
 import { claimFolder, type FolderLock } from "./folder-lock";
-import { analyzeWhenGrown } from "./pglite-analyze";
+import { type PgliteThread, startPgliteThread } from "./pglite-thread";
 import * as schema from "./schema";
 import { noDelaySocket } from "./socket";
 
@@ -100,39 +101,50 @@ async function openPostgres(
   };
 }
 
+/**
+ * Embedded PGlite, off the API's thread (docs/adr/0031): a worker thread runs it and serves the wire
+ * protocol on a Unix socket; this side is the same postgres-js client as for a server. One
+ * connection: PGlite runs one statement at a time anyway, and postgres-js then keeps its named
+ * prepared statements to itself.
+ */
 async function openPglite(dataDir: string, role: string, yields: boolean): Promise<Database> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { vector } = await import("@electric-sql/pglite-pgvector");
-  // btree_gin: the agent key of the lexical GIN index (migration 0016).
-  const { btree_gin } = await import("@electric-sql/pglite/contrib/btree_gin");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
   // "memory://" keeps everything in RAM (tests); anything else is a folder on disk.
   const onDisk = !dataDir.startsWith("memory://");
   if (onDisk) mkdirSync(dataDir, { recursive: true });
   // Before PGlite touches the files: a second process on the folder loses writes (folder-lock.ts).
   const folder = onDisk ? claimFolder(dataDir, role, yields) : null;
-  let client: InstanceType<typeof PGlite>;
+  let thread: PgliteThread;
   try {
-    client = await PGlite.create(dataDir, { extensions: { vector, btree_gin } });
+    thread = await startPgliteThread({
+      dataDir,
+      migrationsFolder: MIGRATIONS.migrationsFolder,
+      maxConnections: 1,
+    });
   } catch (err) {
     folder?.release();
     throw err;
   }
-  // PGlite has no autovacuum: tables are analyzed as they grow (pglite-analyze.ts). A failed
-  // check leaves the old statistics, which only cost speed; the next write checks again.
-  const analyze = analyzeWhenGrown(client, () => {});
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const client = postgres({
+    path: thread.socketPath,
+    user: "postgres",
+    database: "postgres",
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 5,
+    backoff: reconnectDelaySeconds,
+  });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
+  withoutCopy(db);
   return {
     db,
     kind: "pglite",
-    migrate: async () => {
-      await migrate(drizzle(client), MIGRATIONS);
-    },
+    migrate: () => thread.migrate(),
     folder,
     close: async () => {
-      await analyze.settled();
-      await client.close();
+      await client.end({ timeout: 5 });
+      await thread.close();
       folder?.release();
     },
   };

@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import type { Db } from "../db/client";
+import { canCopy } from "../db/copy-support";
 
 /** One vector to copy: its memory, model and values. */
 export type CopyVector = { memoryId: string; model: string; embedding: number[] | Float32Array };
@@ -9,7 +10,8 @@ type CopyClient = { unsafe(query: string): { writable(): Promise<Writable> } };
 
 /**
  * Copies vectors into `memory_embeddings` with binary COPY, when the handle is a postgres-js
- * transaction; returns false otherwise (PGlite), and the caller inserts them as text.
+ * transaction to a server that takes COPY; returns false otherwise (PGlite), and the caller inserts
+ * them as text.
  * Why: in pgvector's text form each float is printed by Node and parsed by Postgres, ~1 µs
  * apiece both ways — most of a 1,000 × 512-d batch's time. In binary each is 4 bytes copied.
  */
@@ -20,7 +22,7 @@ export async function copyVectors(
 ): Promise<boolean> {
   // drizzle keeps the postgres-js transaction it runs on as `session.client` (not in its types).
   const client = (tx as unknown as { session?: { client?: Partial<CopyClient> } }).session?.client;
-  if (typeof client?.unsafe !== "function") return false;
+  if (typeof client?.unsafe !== "function" || !canCopy(tx)) return false;
   const stream = await (client as CopyClient)
     .unsafe(
       "COPY memory_embeddings (memory_id, agent_id, model, dimensions, embedding, revision) FROM STDIN (FORMAT binary)",

@@ -1,8 +1,9 @@
-import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/api/app";
 import { composeSystem, type System } from "../../src/compose";
 import { loadConfig } from "../../src/config";
+import { queryRows } from "../../src/db/client";
 import { silentLogger } from "../../src/lib/logger";
 
 // PGlite has no autovacuum: without statistics a default retrieve over 10k memories was planned as
@@ -10,14 +11,12 @@ import { silentLogger } from "../../src/lib/logger";
 // as they grow.
 let system: System;
 let app: ReturnType<typeof createApp>;
-let client: PGlite;
 beforeAll(async () => {
   system = await composeSystem(
     loadConfig({ MEMSTREAM_DATA_DIR: "memory://", MEMSTREAM_WORKERS: "off" }),
     silentLogger,
   );
   app = createApp(system.app);
-  client = (system.database.db as unknown as { $client: PGlite }).$client;
 }, 120_000);
 afterAll(() => system.close());
 
@@ -41,12 +40,12 @@ async function write(agent: string, from: number, n: number) {
 
 /** What the planner knows of the two tables a ranking joins (read after the queued check). */
 async function statistics() {
-  const { rows } = await client.query<{ relname: string; reltuples: number; agents: number | null }>(
-    `SELECT c.relname, c.reltuples::float8 AS reltuples,
+  return queryRows<{ relname: string; reltuples: number; agents: number | null }>(
+    system.database.db,
+    sql`SELECT c.relname, c.reltuples::float8 AS reltuples,
       (SELECT n_distinct::float8 FROM pg_stats s WHERE s.tablename = c.relname AND s.attname = 'agent_id') AS agents
      FROM pg_class c WHERE c.relname IN ('memories', 'memory_embeddings') ORDER BY c.relname`,
   );
-  return rows;
 }
 
 describe("PGlite statistics", () => {
@@ -65,18 +64,18 @@ describe("PGlite statistics", () => {
   });
 
   it("are not retaken while a table has not grown", async () => {
-    const before = await client.query<{ n: number }>(
-      "SELECT coalesce(sum(analyze_count), 0)::int AS n FROM pg_stat_user_tables",
-    );
+    const analyzed = () =>
+      queryRows<{ n: number }>(
+        system.database.db,
+        sql`SELECT coalesce(sum(analyze_count), 0)::int AS n FROM pg_stat_user_tables`,
+      );
+    const before = await analyzed();
     const ranked = await app.request("/v1/agents/analyze-a/retrieve", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ queryEmbedding: vector(3), touch: false }),
     });
     expect(ranked.status).toBe(200);
-    const after = await client.query<{ n: number }>(
-      "SELECT coalesce(sum(analyze_count), 0)::int AS n FROM pg_stat_user_tables",
-    );
-    expect(after.rows).toEqual(before.rows);
+    expect(await analyzed()).toEqual(before);
   });
 });
