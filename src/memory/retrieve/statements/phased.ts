@@ -35,7 +35,7 @@ export type PhaseSizes = {
   /**
    * Postings read per query lexeme at most: a lexeme in more memories seeds nothing and its df is
    * estimated from `dfSample` memories spread over the stream's time, so a word in every memory
-   * costs what a word in 2,000 does.
+   * costs what a word in 10,000 does.
    */
   postingsCap: number;
   dfSample: number;
@@ -51,7 +51,7 @@ export const PHASE_SIZES: PhaseSizes = {
   far: 10,
   lexical: 200,
   recent: 20,
-  postingsCap: 2_000,
+  postingsCap: 10_000,
   dfSample: 2_000,
 };
 
