@@ -120,6 +120,16 @@ export const EnvSchema = z.object({
   /** Time bound of that inline embedding; past it pending memories keep relevance 0. */
   MEMSTREAM_RETRIEVE_EMBED_PENDING_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   /**
+   * The longest a retrieve's statements may run together (PostgreSQL's statement and lock timeout
+   * in its transaction); past it the request answers 503 retrieve_timeout.
+   */
+  MEMSTREAM_RETRIEVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(LIMITS.retrieveTimeoutMs),
+  /**
    * `mode: fast` runs its threshold search only for streams of at least this many memories that
    * hold at least MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors; others rank exactly
    * (docs/adr/0020-threshold-retrieval.md).
@@ -242,10 +252,12 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
   const retrieval: {
     fresh: { max: number; timeoutMs: number };
     fast: FastThresholds;
+    timeoutMs: number;
     log: RetrievalLogBounds;
   } = {
     fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
     fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
+    timeoutMs: e.MEMSTREAM_RETRIEVE_TIMEOUT_MS,
     log: { max: e.MEMSTREAM_RETRIEVAL_LOG_MAX, maxAgeMs: e.MEMSTREAM_RETRIEVAL_LOG_DAYS * 86_400_000 },
   };
   const learning: LearningConfig = {

@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   invalid_provider_answer: 502,
   reflection_failed: 502,
   unavailable: 503,
+  retrieve_timeout: 503,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 /** Statuses Hono's own middleware throws (as `HTTPException`), as our codes. */

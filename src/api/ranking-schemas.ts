@@ -149,7 +149,7 @@ export const RetrieveRanking = RankingInForce.extend({
   }),
   lift: z.enum(["newer", "older"]).nullable().openapi({
     description:
-      "Which versions were lifted among the best (versions on, a query vector, full statement); null = none",
+      "Which versions were lifted among the best (versions on, a query vector, full or phased statement); null = none",
   }),
   superseded: z.number().int().openapi({
     description:
@@ -157,7 +157,7 @@ export const RetrieveRanking = RankingInForce.extend({
   }),
   plan: z.enum(STATEMENTS).openapi({
     description:
-      "The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)",
+      "The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast); phased = the formula on seeds from the indexes (mode auto, docs/adr/0032)",
   }),
   planReason: z.string().openapi({
     description:

@@ -18,6 +18,7 @@ export const ErrorCode = z.enum([
   "invalid_provider_answer",
   "reflection_failed",
   "unavailable",
+  "retrieve_timeout",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -68,6 +69,17 @@ export class NotConfigured extends DomainError {
 export class Unavailable extends DomainError {
   constructor(message: string, details?: Record<string, unknown>) {
     super("unavailable", message, details);
+  }
+}
+
+/** A retrieve's statements ran past their bound (MEMSTREAM_RETRIEVE_TIMEOUT_MS); maps to 503. */
+export class RetrieveTimeout extends DomainError {
+  constructor(limitMs: number) {
+    super(
+      "retrieve_timeout",
+      `the retrieve ran past its bound of ${limitMs} ms (MEMSTREAM_RETRIEVE_TIMEOUT_MS) and was cancelled; retry, or narrow it with filters or a smaller k`,
+      { limitMs, setting: "MEMSTREAM_RETRIEVE_TIMEOUT_MS" },
+    );
   }
 }
 

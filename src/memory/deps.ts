@@ -73,6 +73,8 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   retrieval?: {
     fresh?: { max: number; timeoutMs: number };
     fast?: FastThresholds;
+    /** The longest a retrieve's statements may run (statement and lock timeout); absent = LIMITS.retrieveTimeoutMs. */
+    timeoutMs?: number;
     /** Bounds of the retrieval log (feedback, learned weights); absent = RETRIEVAL_LOG_DEFAULTS. */
     log?: RetrievalLogBounds;
   };

@@ -10,6 +10,12 @@ export const LIMITS = {
   supersedes: 100,
   /** Results of one retrieve. */
   maxK: 200,
+  /**
+   * Milliseconds a retrieve's statements may run (and wait for the agent's lock), by default
+   * (MEMSTREAM_RETRIEVE_TIMEOUT_MS): a plan gone wrong is cancelled and answered 503
+   * retrieve_timeout instead of holding a connection.
+   */
+  retrieveTimeoutMs: 5_000,
   /** Vector length: pgvector's own maximum for the `vector` type. */
   maxDimensions: 16_000,
   /** Characters of an agent id. */

@@ -141,3 +141,40 @@ describe("plan: mode fast", () => {
     expect(run).toThrow(message);
   });
 });
+
+describe("plan: in phases (mode auto)", () => {
+  const words = { lexical: { kind: "contextual" as const, text: "where does alice live" } };
+  const indexed: StreamState = { ...WHOLE, index: INDEX };
+  const unindexed: StreamState = { ...WHOLE, index: null };
+  it("ranks the default's contextual (and hybrid) relevance in phases, over the index or a scan", () => {
+    const p = choose(words, indexed);
+    expect(p.statement).toBe("phased");
+    expect(p.reason).toMatch(/HNSW/);
+    expect(choose({ lexical: { kind: "hybrid", text: "x" } }, unindexed)).toMatchObject({
+      statement: "phased",
+      index: null,
+      reason: expect.stringMatching(/top-N scan/),
+    });
+    // A version lift and a time window stay in phases: both are steps of its second phase.
+    expect(choose({ ...words, lift: "newer" }, indexed).statement).toBe("phased");
+    expect(
+      choose({ ...words, timeWindow: { start: new Date(0), end: new Date(1) } }, indexed).statement,
+    ).toBe("phased");
+  });
+  it.each([
+    ["mode exact", { ...words, mode: "exact" as const }, WHOLE],
+    ["a small stream", words, { small: true, large: false, index: INDEX }],
+    ["filters", { ...words, filters: { kinds: ["observation" as const] } }, { ...WHOLE, index: INDEX }],
+    ["vector relevance", {}, { ...WHOLE, index: INDEX }],
+    ["windowed relevance", { lexical: { kind: "windowed" as const, text: "x" } }, { ...WHOLE, index: INDEX }],
+    ["no query vector", { ...words, query: null }, { ...WHOLE, index: INDEX }],
+    [
+      "a negative weight",
+      { ...words, weights: { recency: -1, importance: 1, relevance: 1 } },
+      { ...WHOLE, index: INDEX },
+    ],
+    ["no index state read", words, WHOLE],
+  ])("ranks exactly with %s", (_, r, state) => {
+    expect(choose(r as Partial<PlanRequest>, state as StreamState).statement).not.toBe("phased");
+  });
+});

@@ -483,7 +483,7 @@ export interface components {
          * @example invalid_request
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "unauthorized" | "invalid_signature" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal" | "not_configured" | "invalid_provider_answer" | "reflection_failed" | "unavailable";
+        ErrorCode: "invalid_request" | "unauthorized" | "invalid_signature" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal" | "not_configured" | "invalid_provider_answer" | "reflection_failed" | "unavailable" | "retrieve_timeout";
         NewMemory: {
             description: string;
             /** @enum {string} */
@@ -589,17 +589,17 @@ export interface components {
              */
             focus: "present" | "past" | "none";
             /**
-             * @description Which versions were lifted among the best (versions on, a query vector, full statement); null = none
+             * @description Which versions were lifted among the best (versions on, a query vector, full or phased statement); null = none
              * @enum {string|null}
              */
             lift: "newer" | "older" | null;
             /** @description How many of the memories returned were superseded (`supersededBy`) and rank right below their replacement, which took their score: a present-state question (lift newer) only; past-state questions rank superseded memories by the formula alone */
             superseded: number;
             /**
-             * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast)
+             * @description The statement that ranked (docs/adr/0023): full = every candidate scored; sections = the same per section; threshold = a whole stream ranked exactly, scoring only memories that can reach the top k; fused = the same for hybrid and contextual relevance (every memory's fused relevance, words through the GIN index); fast = the threshold search over indexes (mode fast); phased = the formula on seeds from the indexes (mode auto, docs/adr/0032)
              * @enum {string}
              */
-            plan: "full" | "sections" | "threshold" | "fused" | "fast";
+            plan: "full" | "sections" | "threshold" | "fused" | "fast" | "phased";
             /**
              * @description Why the planner chose it, e.g. "vector relevance over a whole stream of 3,300+ memories: only memories that can reach the top k scored"
              * @example relevance contextual: every memory scored
@@ -714,7 +714,7 @@ export interface components {
             touch?: boolean;
             kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
-             * @description exact ranks every memory by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index); auto ranks exactly. The response's mode says which ran, ranking.plan which statement
+             * @description auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
              * @default auto
              * @enum {string}
              */
@@ -1999,10 +1999,10 @@ export interface operations {
                         retrievalId: string;
                         memories: components["schemas"]["ScoredMemory"][];
                         /**
-                         * @description exact: ranked by the formula; fast: by the threshold search over indexes (ranking.plan says which statement)
+                         * @description exact: the whole candidate set ranked by the formula; phased: the formula on seeds from the indexes (ranking.phases); fast: by the threshold search over indexes (ranking.plan says which statement)
                          * @enum {string}
                          */
-                        mode: "exact" | "fast";
+                        mode: "exact" | "fast" | "phased";
                         ranking: components["schemas"]["RetrieveRanking"];
                         context?: components["schemas"]["RetrieveContext"];
                     };

@@ -47,6 +47,8 @@ export async function readAgentState(
   pending: PendingMemory[];
   smallStream: boolean;
   largeStream: boolean;
+  /** The planner's estimate of the agent's memories (pg_stats; null: never analyzed or not asked). */
+  rowsEstimate: number | null;
   /** The agent's erase count now (docs/adr/0027): the retrieve logs nothing if it changes before the log. */
   epoch: number;
 }> {
@@ -57,6 +59,7 @@ export async function readAgentState(
     pending: PendingMemory[] | null;
     small: boolean;
     large: boolean | null;
+    estimate: number | null;
     epoch: number | null;
   }>(
     db,
@@ -64,6 +67,7 @@ export async function readAgentState(
       CASE WHEN coalesce(s.learn_weights, ${learn}::boolean) THEN s.learned->'weights' END AS learned,
       ${countStream ? sql`(SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM}` : sql`false`} AS small,
       ${countStream && estimateLarge ? estimatedAtLeast(agentId, largeAt) : sql`false`} AS large,
+      ${countStream && estimateLarge ? sql`memstream_agent_rows_estimate(${agentId})` : sql`NULL::float8`} AS estimate,
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}
@@ -77,6 +81,7 @@ export async function readAgentState(
     pending: pendingMax > 0 ? (row?.pending ?? []) : [],
     smallStream: row?.small ?? false,
     largeStream: row?.large ?? false,
+    rowsEstimate: row?.estimate == null ? null : Number(row.estimate),
     epoch: Number(row?.epoch ?? 0),
   };
 }

@@ -5,6 +5,7 @@ import { type Depth, fastRank, useIndexPaths } from "./statements/fast";
 import { fullRankQuery } from "./statements/full";
 import { fusedRankQuery } from "./statements/fused";
 import type { RankParams } from "./statements/params";
+import { PHASE_SIZES, type PhaseSizes, phasedRankQuery } from "./statements/phased";
 import { sectionRankQuery } from "./statements/sections";
 import { thresholdRankQuery } from "./statements/threshold";
 
@@ -12,7 +13,7 @@ import { thresholdRankQuery } from "./statements/threshold";
  * How deep pruning statements read: the threshold statement's recency + importance list and its
  * relevance seeds, the fast search's first depths. Tests set small values to exercise pruning.
  */
-export type Tuning = { listSize?: number; mostRelevant?: number; depth?: Depth };
+export type Tuning = { listSize?: number; mostRelevant?: number; depth?: Depth; phases?: PhaseSizes };
 
 /** What every statement returns per ranked memory besides the memory's own columns. */
 export type ScoredRow = {
@@ -47,6 +48,14 @@ export async function runPlan<R extends ScoredRow>(
   tuning: Tuning = {},
 ): Promise<Ranked<R>> {
   let exact: ExactPlan;
+  if (plan.statement === "phased") {
+    const sizes = tuning.phases ?? PHASE_SIZES;
+    const [, rows] = await Promise.all([
+      usePhases(tx, sizes),
+      queryRows<R>(tx, phasedRankQuery(p, plan.index, sizes)),
+    ]);
+    return { rows, ran: plan, reason: plan.reason };
+  }
   if (plan.statement === "fast") {
     await useIndexPaths(tx);
     const found = await fastRank<R & { certain: boolean; missed: boolean }>(tx, p, plan.index, tuning.depth);
@@ -123,5 +132,21 @@ export async function useExactScan(tx: Pick<Db, "execute">, parallel = false): P
   await tx.execute(
     sql`SELECT set_config('jit', 'off', true), ${workers}, set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
       set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true), set_config('enable_hashjoin', 'on', true)`,
+  );
+}
+
+/**
+ * Session settings for the phased statement, local to its transaction: no JIT (as useExactScan),
+ * no parallel workers (it reads a few thousand rows by index), and HNSW returning the `vector`
+ * nearest even when a time window filters them (pgvector's iterative scan; relaxed order is
+ * enough, the seeds are a set).
+ */
+async function usePhases(tx: Pick<Db, "execute">, sizes: PhaseSizes): Promise<void> {
+  const ef = String(Math.min(1_000, Math.max(40, sizes.vectorWide)));
+  await tx.execute(
+    sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+      set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
+      set_config('hnsw.ef_search', ${ef}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+      set_config('plan_cache_mode', 'auto', true)`,
   );
 }

@@ -3,7 +3,10 @@ import type { FastThresholds } from "./fast-thresholds";
 import type { HnswIndex } from "./hnsw-index";
 import { narrowed, type RankParams } from "./statements/params";
 
-/** `exact` ranks by the formula; `fast` runs the threshold search over indexes; `auto` = exact. */
+/**
+ * `exact` ranks the whole candidate set by the formula; `fast` runs the threshold search over
+ * indexes; `auto` ranks in phases where the ranking allows it (statements/phased.ts), else exactly.
+ */
 export type RetrieveMode = "auto" | "exact" | "fast";
 
 /**
@@ -12,11 +15,11 @@ export type RetrieveMode = "auto" | "exact" | "fast";
  * still reach the top k; `fused` does so for relevance fused from words and a vector, its words
  * read through the GIN index; `fast` is the threshold search over indexes (exact as far as HNSW is).
  */
-export const STATEMENTS = ["full", "sections", "threshold", "fused", "fast"] as const;
+export const STATEMENTS = ["full", "sections", "threshold", "fused", "fast", "phased"] as const;
 export type Statement = (typeof STATEMENTS)[number];
 
 export type ExactPlan = {
-  statement: Exclude<Statement, "fast">;
+  statement: Exclude<Statement, "fast" | "phased">;
   /** Why this statement, as the answer's `ranking.planReason` gives it. */
   reason: string;
   /** Parallel workers for the statement (execute.ts useExactScan). */
@@ -31,7 +34,15 @@ export type FastPlan = {
   /** What answers when no round of the search is certain. */
   fallback: ExactPlan;
 };
-export type Plan = ExactPlan | FastPlan;
+/** Ranking in phases (statements/phased.ts): seeds from indexes, the formula on them. */
+export type PhasedPlan = {
+  statement: "phased";
+  reason: string;
+  workers: false;
+  /** The query model's HNSW index; null: the nearest are found by a top-N scan. */
+  index: HnswIndex | null;
+};
+export type Plan = ExactPlan | FastPlan | PhasedPlan;
 
 /** What the planner knows about the agent's stream before ranking (agent-state.ts reads it). */
 export type StreamState = {
@@ -41,6 +52,8 @@ export type StreamState = {
   large: boolean;
   /** Mode fast only (readFastState): the index of the query's model, and what the gate counts. */
   fast?: FastState;
+  /** Mode auto with a query vector: the query model's HNSW index (null: none), for the phased plan. */
+  index?: HnswIndex | null;
 };
 
 export type FastState = {
@@ -88,6 +101,7 @@ export type PlanRequest = Pick<
  */
 export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresholds): Plan {
   const exact = exactPlan(r, state);
+  if (r.mode === "auto") return phasedPlan(r, state) ?? exact;
   if (r.mode !== "fast") return exact;
   // Lexical and hybrid relevance rank exactly: there is no lexical candidate list in the fast
   // path yet, and silently dropping the words would answer a different question.
@@ -130,7 +144,31 @@ export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresho
   };
 }
 
-/** The exact statement for a request, and why (what `plan` returns for modes auto and exact). */
+/**
+ * The phased plan for a request in mode auto, or null when its ranking cannot be ranked in
+ * phases: it needs a query vector and hybrid or contextual relevance (what the first phase
+ * seeds from), the whole stream or a time window (filters and sections rank exactly), weights
+ * ≥ 0, and the model's index state (retrieve reads it).
+ */
+export function phasedPlan(r: Omit<PlanRequest, "mode">, state: StreamState): PhasedPlan | null {
+  const kind = r.lexical?.kind;
+  if (!r.query || (kind !== "hybrid" && kind !== "contextual") || r.sections) return null;
+  if (Object.values(r.filters).some((v) => v !== undefined)) return null;
+  const w = r.weights;
+  if (w.recency < 0 || w.importance < 0 || w.relevance < 0 || state.index === undefined) return null;
+  // A small stream is ranked whole: every memory is about as many rows as the seeds and their
+  // neighbours, and the full statement plans in a fraction of the time (docs/adr/0032).
+  if (state.small) return null;
+  const via = state.index ? "HNSW" : "a top-N scan (the model has no HNSW index)";
+  return {
+    statement: "phased",
+    reason: `relevance ${kind} in phases: seeds from the indexes (nearest by ${via}, BM25 over the GIN postings, the newest${kind === "contextual" ? ", their neighbours" : ""}), the formula on the seeds`,
+    workers: false,
+    index: state.index,
+  };
+}
+
+/** The exact statement for a request, and why (what `plan` returns for mode exact). */
 export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): ExactPlan {
   if (r.sections) {
     return { statement: "sections", reason: "sections: each ranks its own top k", workers: false };

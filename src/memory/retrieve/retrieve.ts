@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import type { Db } from "../../db/client";
-import { Invalid } from "../../lib/errors";
+import { type Db, queryRows } from "../../db/client";
+import { Invalid, RetrieveTimeout } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { withCitationStatus } from "../citation-status";
 import type { MemoryDeps } from "../deps";
@@ -8,17 +9,20 @@ import { resolveEmbeddingModel } from "../embedding-model";
 import { erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
 import type { MemoryFilters } from "../filters";
 import { type LoggedCandidate, logRetrieval, RETRIEVAL_LOG_DEFAULTS } from "../learning/log";
+import { LIMITS } from "../limits";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
+import type { FastThresholds } from "./fast-thresholds";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
+import { findHnswIndex, type HnswIndex, hnswIndexName } from "./hnsw-index";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
-import type { LexicalQuery, RelevanceKind } from "./ranking/relevance/kinds";
+import type { LexicalQuery, QueryVector, RelevanceKind } from "./ranking/relevance/kinds";
 import type { VersionLift } from "./ranking/versions";
 import { narrowed, type RankParams, type RankSection } from "./statements/params";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
@@ -96,7 +100,7 @@ export type RetrieveResult = {
   /** Names this retrieve in the retrieval log, for feedback (src/memory/learning). */
   retrievalId: string;
   memories: ScoredMemory[];
-  mode: "exact" | "fast";
+  mode: "exact" | "fast" | "phased";
   ranking: RankingReport;
   candidates: number;
 };
@@ -184,6 +188,7 @@ export async function retrieve(
       small: agent.smallStream,
       large: agent.largeStream,
       fast: mode === "fast" ? await readFastState(deps.db, agentId, query, thresholds) : undefined,
+      index: mode === "auto" && query ? await phasedIndex(deps.db, query, agent, thresholds) : undefined,
     },
     thresholds,
   );
@@ -197,36 +202,42 @@ export async function retrieve(
   // ranking and the log, and one that committed since `readAgentState` read the epoch (while the
   // query was embedded, say) makes the retrieve log and touch nothing, so no retrieval_log entry
   // ever outlives its agent's erase. The answer is still given; feedback on its id is a 404.
-  const { rows, ran, reason } = await deps.db.transaction(async (tx) => {
-    await lockAgentShared(tx, agentId);
-    const [erased, ranked] = await Promise.all([
-      erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
-      collapse ? rankCollapsed(tx, chosen, params) : runPlan<Row>(tx, chosen, params),
-    ]);
-    if (erased) return ranked;
-    // Sent together: the connection pipelines them, so the log costs no round trip of its own
-    // when the memories are touched.
-    const [, touched] = await Promise.all([
-      logRetrieval(
-        tx,
-        { agentId, id: retrievalId, candidates: ranked.rows.map(logged), at: deps.clock.now() },
-        deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
-      ),
-      params.touch
-        ? touchMemories(
-            tx,
-            agentId,
-            ranked.rows.map((r) => r.id),
-            params.now,
-          )
-        : null,
-    ]);
-    if (!touched) return ranked;
-    return {
-      ...ranked,
-      rows: ranked.rows.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt })),
-    };
-  });
+  const timeoutMs = deps.retrieval?.timeoutMs ?? LIMITS.retrieveTimeoutMs;
+  const { rows, ran, reason } = await deps.db
+    .transaction(async (tx) => {
+      // Sent together: the bound is set before the lock is asked for.
+      await Promise.all([boundTransaction(tx, timeoutMs), lockAgentShared(tx, agentId)]);
+      const [erased, ranked] = await Promise.all([
+        erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
+        collapse ? rankCollapsed(tx, chosen, params) : runPlan<Row>(tx, chosen, params),
+      ]);
+      if (erased) return ranked;
+      // Sent together: the connection pipelines them, so the log costs no round trip of its own
+      // when the memories are touched.
+      const [, touched] = await Promise.all([
+        logRetrieval(
+          tx,
+          { agentId, id: retrievalId, candidates: ranked.rows.map(logged), at: deps.clock.now() },
+          deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
+        ),
+        params.touch
+          ? touchMemories(
+              tx,
+              agentId,
+              ranked.rows.map((r) => r.id),
+              params.now,
+            )
+          : null,
+      ]);
+      if (!touched) return ranked;
+      return {
+        ...ranked,
+        rows: ranked.rows.map((r) => ({ ...r, lastAccessedAt: touched.get(r.id) ?? r.lastAccessedAt })),
+      };
+    })
+    .catch((err: unknown) => {
+      throw timedOut(err) ? new RetrieveTimeout(timeoutMs) : err;
+    });
   const memories = rows.map((r) => ({
     ...toMemory(r),
     score: Number(r.score),
@@ -245,12 +256,12 @@ export async function retrieve(
   return {
     retrievalId,
     memories: await withCitationStatus(deps.db, agentId, memories),
-    mode: ran.statement === "fast" ? "fast" : "exact",
+    mode: ran.statement === "fast" || ran.statement === "phased" ? ran.statement : "exact",
     ranking: {
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
       focus,
-      lift: lift && ran.statement === "full" ? lift : null,
+      lift: lift && (ran.statement === "full" || ran.statement === "phased") ? lift : null,
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
@@ -277,6 +288,44 @@ async function rankCollapsed(
     if (collapsed.complete) return { ...ranked, rows: collapsed.rows };
     pool = nextPool(pool, collapsed.distinct, params.k);
   }
+}
+
+/**
+ * The HNSW index the phased statement seeds from, or null for a top-N scan of the agent's
+ * vectors: the index walk is filtered by agent, so it pays only for a stream of the fast path's
+ * size (MEMSTREAM_FAST_MIN_STREAM) holding its share of the index (MEMSTREAM_FAST_MIN_SHARE);
+ * below either, a scan of the agent's vectors is faster or the filtered walk finds too few of
+ * them (fast-thresholds.ts). The stream's size is the planner's estimate: never analyzed, a scan.
+ */
+async function phasedIndex(
+  db: Db,
+  query: QueryVector,
+  agent: { smallStream: boolean; rowsEstimate: number | null },
+  t: FastThresholds,
+): Promise<HnswIndex | null> {
+  const rows = agent.rowsEstimate ?? 0;
+  if (agent.smallStream || rows < t.minStream) return null;
+  const index = await findHnswIndex(db, query.model, query.dimensions);
+  if (!index) return null;
+  const [row] = await queryRows<{ tuples: number | null }>(
+    db,
+    sql`SELECT reltuples AS tuples FROM pg_class WHERE oid = to_regclass(${hnswIndexName(index)})`,
+  );
+  return rows >= t.minShare * Number(row?.tuples ?? 0) ? index : null;
+}
+
+/** Statement and lock timeout for the rest of the transaction. */
+async function boundTransaction(tx: Pick<Db, "execute">, ms: number): Promise<void> {
+  const v = `${Math.trunc(ms)}ms`;
+  await tx.execute(
+    sql`SELECT set_config('statement_timeout', ${v}, true), set_config('lock_timeout', ${v}, true)`,
+  );
+}
+
+/** PostgreSQL cancelled the statement for its timeout (57014) or its lock wait (55P03). */
+function timedOut(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  return code === "57014" || code === "55P03";
 }
 
 /** A ranked row as the retrieval log keeps it: its id and scaled components. */

@@ -72,7 +72,7 @@ const RetrieveBody = z
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
       description:
-        "exact ranks every memory by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index); auto ranks exactly. The response's mode says which ran, ranking.plan which statement",
+        "auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement",
     }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
@@ -208,9 +208,9 @@ const route = createRoute({
           example: "ret_3n8x0qk2m7v5c9d1f4h6",
         }),
         memories: z.array(Scored),
-        mode: z.enum(["exact", "fast"]).openapi({
+        mode: z.enum(["exact", "fast", "phased"]).openapi({
           description:
-            "exact: ranked by the formula; fast: by the threshold search over indexes (ranking.plan says which statement)",
+            "exact: the whole candidate set ranked by the formula; phased: the formula on seeds from the indexes (ranking.phases); fast: by the threshold search over indexes (ranking.plan says which statement)",
         }),
         ranking: RetrieveRanking,
         context: Context.optional(),
