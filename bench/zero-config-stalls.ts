@@ -52,6 +52,11 @@ const cases: [string, () => Promise<number>][] = [
     "retrieve while the batches above are enriched",
     () => post("/v1/agents/stall-a/retrieve", { query: "deploy", k: 10 }),
   ],
+  // The issue's 25 s stall came after batches, with retrieves of these decays while enrichment ran.
+  ...[1e-9, 0.5, 1, 1e-300].map((decay): [string, () => Promise<number>] => [
+    `retrieve with decay ${decay} while enrichment runs`,
+    () => post("/v1/agents/stall-a/retrieve", { query: "deploy", k: 10, decay }),
+  ]),
 ];
 
 console.log(`case | run | status | time | longest /healthz stall | load (1/5/15 min)`);

@@ -86,6 +86,8 @@ async function ownerUrl(): Promise<string | null> {
   for (;;) {
     const owner = folderOwner(config.dataDir);
     if (owner?.url) return owner.url;
+    // Another stdio MCP server never listens: say so now rather than after the wait.
+    if (owner?.yields) throw new FolderInUse(config.dataDir, owner);
     // Just handed over: the server takes the folder within moments; do not take it back meanwhile.
     if (!owner && Date.now() - handedOverAt > 30_000) return null;
     if (Date.now() > deadline) throw owner ? new FolderInUse(config.dataDir, owner) : new Error("no owner");

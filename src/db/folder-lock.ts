@@ -36,10 +36,14 @@ export class FolderInUse extends DomainError {
     readonly owner: FolderOwner,
   ) {
     const where = owner.url ? ` at ${owner.url}` : "";
+    // A stdio MCP server serves no HTTP: a server started on the folder is what both can use.
+    const use = owner.yields
+      ? "start `npm start` on it (that process hands the folder over and sends its calls there, and so does this one)"
+      : "use it (it serves the same memories)";
     super(
       "unavailable",
       `the embedded database folder ${dataDir} is in use by process ${owner.pid} (${owner.role}${where}). ` +
-        "One process owns a folder: stop that one first, or use it (it serves the same memories), " +
+        `One process owns a folder: stop that one first, or ${use}, ` +
         "or set MEMSTREAM_DATA_DIR to another folder, or DATABASE_URL to a PostgreSQL server that both can share.",
     );
   }

@@ -118,6 +118,23 @@ describe("one owner per embedded data folder", () => {
     await remember(mcp, "m3 after the server was killed");
     expect(lockOf().pid).not.toBe(first.server.child.pid);
 
+    // 3b. A second MCP server on the folder (another desktop host): its call answers at once, naming
+    // the first and what to do; it opens nothing.
+    const other = await startMcp();
+    try {
+      const t0 = Date.now();
+      const r = await call(other, "remember", { description: "from a second host", importance: 5 });
+      // At once: a host gives a tool call about a minute, and this owner never gets a URL.
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(
+        new RegExp(`^unavailable: .*in use by process ${lockOf().pid} \\(memstream stdio MCP server\\)`),
+      );
+      expect(text(r)).toContain("npm start");
+    } finally {
+      await other.close();
+    }
+
     // 4. MCP first, then a server: the MCP server hands the folder over and sends its calls there.
     const third = await startServer();
     expect(third.server.logs.some((l) => /asking it to hand it over/.test(String(l.msg)))).toBe(true);
