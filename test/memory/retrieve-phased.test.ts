@@ -70,7 +70,17 @@ beforeAll(async () => {
   }
   // Statistics of the seeded stream, so the exact reference is planned for it (the phased
   // statement reads by index and does not need them; the timeout test below does).
-  await t.system.database.db.execute(sql`ANALYZE memories, memory_embeddings`);
+  // One table a statement, in the order the other tests analyze them; another test's ANALYZE of
+  // the shared tables at the same moment can deadlock (40P01): that one is tried again.
+  for (const table of [sql`memories`, sql`memory_embeddings`])
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await t.system.database.db.execute(sql`ANALYZE ${table}`);
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== "40P01" || attempt >= 3) throw err;
+      }
+    }
 }, 120_000);
 afterAll(() => t.close());
 

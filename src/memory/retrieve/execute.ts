@@ -146,7 +146,6 @@ async function usePhases(tx: Pick<Db, "execute">, sizes: PhaseSizes): Promise<vo
   await tx.execute(
     sql`SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
       set_config('work_mem', '32MB', true), set_config('enable_mergejoin', 'off', true),
-      set_config('hnsw.ef_search', ${ef}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
-      set_config('plan_cache_mode', 'auto', true)`,
+      set_config('hnsw.ef_search', ${ef}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
   );
 }

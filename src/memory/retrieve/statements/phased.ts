@@ -18,56 +18,59 @@ import { scoreAndSelect, scoreLiftAndSelect } from "./select";
 
 /**
  * The first phase's lists (docs/adr/0032): how many memories each index contributes as seeds.
- * `vector`: nearest by the query vector (HNSW when the model has an index, else a top-N scan);
- * `lexical`: best by BM25 among the postings read; `recent`: newest by last access;
- * `postingsCap`: postings read per query lexeme at most, so a word in most of a stream costs the
- * same as a word in 10,000 of its memories.
  */
 export type PhaseSizes = {
+  /** Distinct distances nearest the query vector (HNSW, or a scan of the agent's vectors). */
   vector: number;
-  /** HNSW results read for `vector` distinct distances (copies of a memory share a vector). */
+  /** HNSW results read for them: copies of a memory share a vector, so one distance may be many memories. */
   vectorWide: number;
-  /** Seeds per distinct distance: the most recently accessed copies. */
+  /** Seeds per distinct distance: its most recently accessed memories. */
   perVector: number;
-  /** The farthest memories (HNSW on the negated vector): the low ends of the scaled ranges. */
+  /** The farthest memories (nearest the negated vector): the low end of the scaled ranges. */
   far: number;
+  /** Best by BM25 among the postings of the query's rarer lexemes (tf taken as 1 to pick them). */
   lexical: number;
+  /** Newest by last access. */
   recent: number;
+  /**
+   * Postings read per query lexeme at most: a lexeme in more memories seeds nothing and its df is
+   * estimated from `dfSample` memories spread over the stream's time, so a word in every memory
+   * costs what a word in 10,000 does.
+   */
   postingsCap: number;
   dfSample: number;
 };
 
-/** Points of the stream's time range the df sample is taken at. */
+/** Points of the stream's time range the df sample is taken at (10 memories each by default). */
 const SAMPLE_SLICES = 200;
 
 export const PHASE_SIZES: PhaseSizes = {
   vector: 200,
-  vectorWide: Number(process.env.PH_WIDE ?? 800),
-  perVector: Number(process.env.PH_PER ?? 3),
-  far: Number(process.env.PH_FAR ?? 10),
+  vectorWide: 800,
+  perVector: 3,
+  far: 10,
   lexical: 200,
   recent: 20,
-  postingsCap: 2_000,
+  postingsCap: 10_000,
   dfSample: 2_000,
 };
 
 /**
  * The default's ranking in two phases (a rank profile in Vespa's sense, docs/adr/0032):
- * 1. **Seeds from indexes**, bounded by the query, not the stream: the `vector` nearest memories
- *    (HNSW), the memory farthest from the query (HNSW on the negated vector: the cosine's least
- *    value), the `lexical` best by BM25 over the GIN postings of the query's lexemes (at most
- *    `postingsCap` a lexeme), the `recent` newest; for contextual relevance each seed's two
- *    neighbours either side (btree on createdAt), so every seed and its nearest neighbours have
- *    their whole context; with a version lift the replacements of superseded seeds.
- * 2. **The formula on the seeds**: cosine and BM25 per scored memory (its vector by primary key,
- *    its own tsvector), fused and mixed with its neighbours exactly as the full statement does,
- *    scaled and weighted; then the tail every statement shares (select.ts), with the version lift.
+ * 1. **Seeds from indexes**, their number bounded by the query, not the stream (PhaseSizes): the
+ *    nearest by the query vector, the farthest, the best by BM25 over the GIN postings, the
+ *    newest; with a `newer` lift the replacements of superseded seeds; for contextual relevance
+ *    each seed's previous and next memory (btree on createdAt, one entry each).
+ * 2. **The formula on the seeds and their neighbours**: cosine and BM25 per memory (its vector by
+ *    primary key, its own tsvector), fused, mixed with its neighbours' (a seed has both; a
+ *    neighbour has the seed's side), scaled, weighted; then the tail every statement shares
+ *    (select.ts) with the version lift, and duplicate collapse on its rows (retrieve.ts).
  * Exact where its inputs are: recency and importance bounds are the stream's (btree endpoints),
- * BM25's count and average length the stream's (lexicon statistics), a lexeme's df its postings
- * up to the cap. Approximate, and measured (bench/phases.ts, test/retrieve/phased.test.ts):
- * HNSW's neighbours; the cosine's and contextual relevance's range, taken over the scored
- * memories (the farthest memory among them); a lexeme in more than `postingsCap` memories counts
- * df = cap + 1 and seeds nothing; with a time window, the bounds stay the stream's.
+ * BM25's count and average length the stream's (lexicon statistics), a rare lexeme's df its
+ * postings. Approximate, and measured (bench/default-speed.ts `scale`, eval:locomo,
+ * test/memory/retrieve-phased.test.ts): the nearest as HNSW finds them; the cosine's and
+ * contextual relevance's ranges, taken over the scored memories; a common lexeme's df; with a
+ * time window the bounds stay the stream's.
  */
 export function phasedRankQuery(
   p: RankParams,
@@ -214,7 +217,9 @@ export function phasedRankQuery(
     ),
     rb AS MATERIALIZED (
       SELECT min(cos) AS cos_lo, max(cos) AS cos_hi,
-        CASE WHEN (SELECT count(DISTINCT id) FROM lex_own) >= (SELECT n FROM lex_stats) THEN min(bm25) ELSE 0 END AS bm25_lo,
+        -- BM25's least is 0 unless every memory holds a query word (counted only when the postings could cover the stream).
+        CASE WHEN (SELECT sum(read) FROM lex_idf) >= (SELECT n FROM lex_stats)
+          AND (SELECT count(DISTINCT id) FROM lex_own) >= (SELECT n FROM lex_stats) THEN min(bm25) ELSE 0 END AS bm25_lo,
         greatest(max(bm25), 0) AS bm25_hi
       FROM s_rows
     ),
