@@ -17,6 +17,7 @@ export const CITUS_TESTS = [
   "test/memory/retrieve-relevance.test.ts",
   "test/memory/retrieve-time-filter.test.ts",
   "test/memory/retrieve-exact-topk.test.ts",
+  "test/memory/retrieve-phased.test.ts",
   "test/memory/ranking-agreement.test.ts",
   "test/memory/ranking-form-sample.test.ts",
   "test/memory/read-your-writes.test.ts",

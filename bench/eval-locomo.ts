@@ -60,7 +60,7 @@ const TIME = { ...RELEVANCE_ONLY, timeFilter: true };
 // query, text and vector), plain BM25 as the baseline to beat, and relevance alone per source.
 const configs: { name: string; body: Record<string, unknown> }[] = [
   { name: `default (${DEFAULT_PRESET}, no ranking field)`, body: {} },
-  { name: `default in phases (mode auto)`, body: { mode: "auto" } },
+  { name: "default, mode auto (in phases from 3,300 memories)", body: { mode: "auto" } },
   { name: "BM25 (relevance only, lexical)", body: { ...RELEVANCE_ONLY, relevance: "lexical" } },
   ...PRESET_NAMES.map((p) => ({ name: `preset ${p}`, body: { preset: p } })),
   { name: "relevance only, vector", body: { ...RELEVANCE_ONLY, relevance: "vector" } },
