@@ -184,6 +184,29 @@ describe("MemstreamStore against LangGraph's InMemoryStore", () => {
     }
   });
 
+  // Where the two differ on purpose or for now (integrations/langgraph/README.md says why).
+  it("documented differences: query scores, deletes in unwritten namespaces", async () => {
+    // Scores: memstream's relevance scaled over the namespace (min-max), not the cosine itself: the
+    // retrieve answers no raw similarity yet, so a namespace of one item scores 0.5.
+    for (const s of [memstream, reference]) await s.put(["single"], "only", { text: "Python tutorial" });
+    await embedded(["single"], prefix);
+    const one = await both((s) => s.search(["single"], { query: "python tutorial" }));
+    expect(shape(one.ours)).toEqual(shape(one.ref));
+    expect(one.ours[0]?.score).toBe(0.5);
+    // The reference's: the cosine of the query to the item's text (its JSON), whatever else is stored.
+    expect(one.ref[0]?.score).toBeGreaterThan(0.7);
+    expect(one.ref[0]?.score).toBeLessThan(1);
+    // A delete in a namespace never written: the reference lists an empty namespace, memstream none.
+    // (On stores of their own, so the other tests' namespaces stay as they are.)
+    const ghost = {
+      ours: new MemstreamStore({ client: client(), prefix: `${uniq("lg-ghost")}:` }),
+      ref: new InMemoryStore(),
+    };
+    for (const s of [ghost.ours, ghost.ref]) await s.delete(["ghost"], "k");
+    expect(await ghost.ref.listNamespaces()).toEqual([["ghost"]]);
+    expect(await ghost.ours.listNamespaces()).toEqual([]);
+  });
+
   it("lists namespaces by prefix, suffix, wildcard and depth", async () => {
     for (const opts of [
       {},

@@ -69,7 +69,8 @@ export class MemstreamStore extends BaseStore {
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     for (const op of operations) {
       if ("namespace" in op) validateNamespace(op.namespace);
-      else if ("namespacePrefix" in op && op.namespacePrefix.length > 0) validateNamespace(op.namespacePrefix);
+      else if ("namespacePrefix" in op && op.namespacePrefix.length > 0)
+        validateNamespace(op.namespacePrefix);
     }
     const results: unknown[] = operations.map(() => null);
     const puts = new Map<string, PutOperation>();
