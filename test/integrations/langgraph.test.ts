@@ -139,7 +139,7 @@ describe("MemstreamStore against LangGraph's InMemoryStore", () => {
       { namespace: ["batch", "b1"], key: "c", value: null },
       { namespace: ["batch", "b1"], key: "d", value: { n: 5 } },
     ];
-    const r = await both((s) => s.batch(ops()));
+    const r = await both(async (s): Promise<unknown[]> => s.batch(ops()));
     // The reference's get answers its live stored object, which the batch's own put of "a" then
     // changes (a documented difference: ours is a snapshot), so that answer is compared apart.
     const view = (results: unknown[]) =>
@@ -159,7 +159,7 @@ describe("MemstreamStore against LangGraph's InMemoryStore", () => {
       ["b", 2],
     ]);
     // One invalid namespace fails the whole batch before anything is written.
-    for (const s of [memstream, reference]) {
+    for (const s of [memstream, reference] as BaseStore[]) {
       await expect(
         s.batch([
           { namespace: ["batch", "b1"], key: "e", value: { n: 6 } },
