@@ -41,7 +41,8 @@ const MAX_TEXT = 8_000;
  * agent (`langgraph:memories/user-1`), each item one memory of it: its text is the value's indexed
  * fields (embedded and ranked by memstream), its metadata holds the key and the value. `search`
  * with a query is memstream's retrieve, ranked by relevance alone (LangGraph's semantics: a
- * similarity score); without one it lists items newest first. The namespaces a store has written
+ * similarity score); without one it lists items as InMemoryStore does: namespaces in the order of
+ * their first put, each namespace's items oldest first. The namespaces a store has written
  * are kept in a registry agent, so `listNamespaces` and searches over a namespace prefix find
  * them. Limits are memstream's: a value is at most 16 KB of JSON, a text 8,000 characters.
  */
@@ -59,15 +60,33 @@ export class MemstreamStore extends BaseStore {
     this.fields = options.index?.fields ?? ["$"];
   }
 
+  /**
+   * Runs `operations` as LangGraph's InMemoryStore does: every namespace is validated first (one
+   * invalid namespace fails the batch before anything is read or written); then every read (get,
+   * search, listNamespaces) answers from the state before the batch; then the puts run in order,
+   * one per key (the last put of a key wins, at the place of its first), each answering `null`.
+   */
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
-    const results: unknown[] = [];
-    // One operation after another, in order (BaseStore's get/put/search each send a batch of one).
     for (const op of operations) {
-      if ("namespacePrefix" in op) results.push(await this.searchOp(op));
-      else if ("value" in op) results.push(await this.putOp(op));
-      else if ("key" in op) results.push(await this.getOp(op));
-      else results.push(await this.listNamespacesOp(op));
+      if ("namespace" in op) validateNamespace(op.namespace);
+      else if ("namespacePrefix" in op && op.namespacePrefix.length > 0)
+        validateNamespace(op.namespacePrefix);
     }
+    const results: unknown[] = operations.map(() => null);
+    const puts = new Map<string, PutOperation>();
+    for (const op of operations) {
+      if (!("namespacePrefix" in op) && "value" in op) puts.set(JSON.stringify([op.namespace, op.key]), op);
+    }
+    // Reads do not change the store, so they may run side by side.
+    await Promise.all(
+      operations.map(async (op, i) => {
+        if ("namespacePrefix" in op) results[i] = await this.searchOp(op);
+        else if ("value" in op) return;
+        else if ("key" in op) results[i] = await this.getOp(op);
+        else results[i] = await this.listNamespacesOp(op);
+      }),
+    );
+    for (const op of puts.values()) await this.putOp(op);
     return results as OperationResults<Op>;
   }
 
@@ -85,13 +104,11 @@ export class MemstreamStore extends BaseStore {
   }
 
   private async getOp(op: GetOperation): Promise<Item | null> {
-    validateNamespace(op.namespace);
     const memory = await this.find(op.namespace, op.key);
     return memory ? toItem(memory, op.namespace) : null;
   }
 
   private async putOp(op: PutOperation): Promise<void> {
-    validateNamespace(op.namespace);
     const agentId = this.agent(op.namespace);
     const existing = await this.find(op.namespace, op.key);
     if (op.value === null) {
@@ -144,23 +161,30 @@ export class MemstreamStore extends BaseStore {
     this.registered.add(agentId);
   }
 
-  /** Every namespace the registry holds, sorted as InMemoryStore sorts them. */
+  /**
+   * Every namespace the registry holds, oldest registration first: the order InMemoryStore keeps
+   * its namespaces in (the order of their first put), which a search without a query follows.
+   */
   private async namespaces(): Promise<string[][]> {
-    const out = new Map<string, string[]>();
+    const rows: Memory[] = [];
     let cursor: string | undefined;
     do {
       const page = await this.client.list(registryAgentOf(this.prefix), { limit: PAGE, cursor });
-      for (const m of page.memories) {
-        const ns = m.metadata.namespace as string[];
-        out.set(ns.join(":"), ns);
-      }
+      rows.push(...page.memories);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    return [...out.values()].sort((a, b) => a.join(":").localeCompare(b.join(":")));
+    // The list is newest first; two stores racing may register a namespace twice: the oldest counts.
+    const out = new Map<string, string[]>();
+    for (const m of rows.reverse()) {
+      const ns = m.metadata.namespace as string[];
+      const id = JSON.stringify(ns);
+      if (!out.has(id)) out.set(id, ns);
+    }
+    return [...out.values()];
   }
 
   private async listNamespacesOp(op: ListNamespacesOperation): Promise<string[][]> {
-    let namespaces = await this.namespaces();
+    let namespaces = (await this.namespaces()).sort((a, b) => a.join(":").localeCompare(b.join(":")));
     const conditions = op.matchConditions ?? [];
     namespaces = namespaces.filter((ns) => conditions.every((c) => matches(c, ns)));
     if (op.maxDepth !== undefined) {
@@ -172,7 +196,6 @@ export class MemstreamStore extends BaseStore {
   }
 
   private async searchOp(op: SearchOperation): Promise<SearchItem[]> {
-    if (op.namespacePrefix.length > 0) validateNamespace(op.namespacePrefix);
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     const namespaces = (await this.namespaces()).filter((ns) => under(op.namespacePrefix, ns));
@@ -200,7 +223,9 @@ export class MemstreamStore extends BaseStore {
           if (passes(item.value, op.filter)) found.push({ ...item, score: m.scores.relevance });
         }
       } else {
-        // Newest first, page by page, until enough items pass the filter.
+        // Oldest first, as InMemoryStore keeps a namespace's keys (an update keeps its place, a
+        // delete and put again goes last): the list is newest first, so the namespace is read whole.
+        const rows: Memory[] = [];
         let cursor: string | undefined;
         do {
           const page = await this.client.list(agentId, {
@@ -208,12 +233,14 @@ export class MemstreamStore extends BaseStore {
             limit: PAGE,
             cursor,
           });
-          for (const m of page.memories) {
-            const item = toItem(m, ns);
-            if (passes(item.value, op.filter)) found.push(item);
-          }
+          rows.push(...page.memories);
           cursor = page.nextCursor ?? undefined;
-        } while (cursor && found.length < offset + limit);
+        } while (cursor);
+        for (const m of rows.reverse()) {
+          const item = toItem(m, ns);
+          if (passes(item.value, op.filter)) found.push(item);
+        }
+        if (found.length >= offset + limit) break;
       }
     }
     if (op.query) found.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
