@@ -311,12 +311,7 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[]
  * if higher. Then all are ordered by score; equal scores: memories with such a replacement after
  * the others, then newest first.
  */
-function lifted(
-  hits: RefHit[],
-  cands: RefMemory[],
-  lift: "newer",
-  memories: RefMemory[],
-): RefHit[] {
+function lifted(hits: RefHit[], cands: RefMemory[], lift: "newer", memories: RefMemory[]): RefHit[] {
   const byId = new Map(cands.map((m) => [m.id, m]));
   const anyById = new Map(memories.map((m) => [m.id, m]));
   const best = hits.slice(0, VERSION_TOP);
