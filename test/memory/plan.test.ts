@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Invalid } from "../../src/lib/errors";
 import type { HnswIndex } from "../../src/memory/retrieve/hnsw-index";
 import { type FastState, type PlanRequest, plan, type StreamState } from "../../src/memory/retrieve/plan";
+import { PHASE_SIZES, SMALL_PHASE_SIZES } from "../../src/memory/retrieve/statements/phased";
 
 // The planner alone: which statement each request gets, why, and what mode fast refuses. That
 // every statement it picks ranks by the formula is the agreement test's (ranking-agreement.test.ts).
@@ -153,8 +154,12 @@ describe("plan: in phases (mode auto)", () => {
     expect(choose({ lexical: { kind: "hybrid", text: "x" } }, unindexed)).toMatchObject({
       statement: "phased",
       index: null,
-      reason: expect.stringMatching(/top-N scan/),
+      reason: expect.stringMatching(/scan of the agent's vectors/),
     });
+    // Fewer seeds for a stream the statistics put under 20,000 memories; unknown counts as large.
+    expect(choose(words, { ...indexed, rows: 10_000 })).toMatchObject({ sizes: SMALL_PHASE_SIZES });
+    expect(choose(words, { ...indexed, rows: 50_000 })).toMatchObject({ sizes: PHASE_SIZES });
+    expect(choose(words, { ...indexed, rows: null })).toMatchObject({ sizes: PHASE_SIZES });
     // A version lift and a time window stay in phases: both are steps of its second phase.
     expect(choose({ ...words, lift: "newer" }, indexed).statement).toBe("phased");
     expect(

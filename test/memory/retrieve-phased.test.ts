@@ -120,7 +120,7 @@ async function agreement(sizes = PHASE_SIZES): Promise<{ mean: number; scored: n
   for (const q of qs) {
     const p = paramsOf(q);
     const exact = await rank(exactPlan(p, { small: false, large: false }), p);
-    const phased = await rank({ statement: "phased", reason: "", workers: false, index: null }, p);
+    const phased = await rank({ statement: "phased", reason: "", workers: false, index: null, sizes }, p);
     const want = new Set(exact.rows.map((r) => r.id));
     expect(exact.rows).toHaveLength(10);
     sum += phased.rows.filter((r) => want.has(r.id)).length / 10;

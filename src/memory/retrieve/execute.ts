@@ -5,7 +5,7 @@ import { type Depth, fastRank, useIndexPaths } from "./statements/fast";
 import { fullRankQuery } from "./statements/full";
 import { fusedRankQuery } from "./statements/fused";
 import type { RankParams } from "./statements/params";
-import { PHASE_SIZES, type PhaseSizes, phasedRankQuery } from "./statements/phased";
+import { type PhaseSizes, phasedRankQuery } from "./statements/phased";
 import { sectionRankQuery } from "./statements/sections";
 import { thresholdRankQuery } from "./statements/threshold";
 
@@ -49,7 +49,7 @@ export async function runPlan<R extends ScoredRow>(
 ): Promise<Ranked<R>> {
   let exact: ExactPlan;
   if (plan.statement === "phased") {
-    const sizes = tuning.phases ?? PHASE_SIZES;
+    const sizes = tuning.phases ?? plan.sizes;
     const [, rows] = await Promise.all([
       usePhases(tx, sizes),
       queryRows<R>(tx, phasedRankQuery(p, plan.index, sizes)),

@@ -2,6 +2,7 @@ import { Invalid } from "../../lib/errors";
 import type { FastThresholds } from "./fast-thresholds";
 import type { HnswIndex } from "./hnsw-index";
 import { narrowed, type RankParams } from "./statements/params";
+import { PHASE_SIZES, PHASES_FULL_FROM, type PhaseSizes, SMALL_PHASE_SIZES } from "./statements/phased";
 
 /**
  * `exact` ranks the whole candidate set by the formula; `fast` runs the threshold search over
@@ -41,6 +42,8 @@ export type PhasedPlan = {
   workers: false;
   /** The query model's HNSW index; null: the nearest are found by a top-N scan. */
   index: HnswIndex | null;
+  /** How many seeds each index gives (statements/phased.ts). */
+  sizes: PhaseSizes;
 };
 export type Plan = ExactPlan | FastPlan | PhasedPlan;
 
@@ -54,6 +57,8 @@ export type StreamState = {
   fast?: FastState;
   /** Mode auto with a query vector: the query model's HNSW index (null: none), for the phased plan. */
   index?: HnswIndex | null;
+  /** The planner's estimate of the stream's memories (null: never analyzed), for the phases' sizes. */
+  rows?: number | null;
 };
 
 export type FastState = {
@@ -159,12 +164,14 @@ export function phasedPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Ph
   // A small stream is ranked whole: every memory is about as many rows as the seeds and their
   // neighbours, and the full statement plans in a fraction of the time (docs/adr/0032).
   if (state.small) return null;
-  const via = state.index ? "HNSW" : "a top-N scan (the model has no HNSW index)";
+  const via = state.index ? "HNSW" : "a scan of the agent's vectors";
+  const sizes = (state.rows ?? Number.POSITIVE_INFINITY) < PHASES_FULL_FROM ? SMALL_PHASE_SIZES : PHASE_SIZES;
   return {
     statement: "phased",
     reason: `relevance ${kind} in phases: seeds from the indexes (nearest by ${via}, BM25 over the GIN postings, the newest${kind === "contextual" ? ", their neighbours" : ""}), the formula on the seeds`,
     workers: false,
     index: state.index,
+    sizes,
   };
 }
 

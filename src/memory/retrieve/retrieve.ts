@@ -189,6 +189,7 @@ export async function retrieve(
       large: agent.largeStream,
       fast: mode === "fast" ? await readFastState(deps.db, agentId, query, thresholds) : undefined,
       index: mode === "auto" && query ? await phasedIndex(deps.db, query, agent, thresholds) : undefined,
+      rows: agent.rowsEstimate,
     },
     thresholds,
   );
