@@ -147,7 +147,7 @@ export const RetrieveRanking = RankingInForce.extend({
     description:
       'The question\'s time focus, read from its words: present ("Where does Alice live?", "currently"), past ("before", "used to", "When did…", a named time) or none; with versions on, a present-state question lifts the newer version of a fact',
   }),
-  lift: z.enum(["newer", "older"]).nullable().openapi({
+  lift: z.enum(["newer"]).nullable().openapi({
     description:
       "Which versions were lifted among the best (versions on, a query vector, full or phased statement); null = none",
   }),

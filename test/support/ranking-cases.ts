@@ -113,7 +113,7 @@ const general = {
   mostRelevant: fc.integer({ min: 1, max: 4 }),
   depth: fc.record({ relevance: fc.integer({ min: 1, max: 4 }), recImp: fc.integer({ min: 1, max: 8 }) }),
   scaleFloors: fc.boolean(),
-  lift: sometimes(fc.constantFrom<"newer" | "older">("newer", "older"), 3),
+  lift: sometimes(fc.constant<"newer">("newer"), 3),
 };
 
 /**
@@ -154,7 +154,7 @@ const versions = {
   relevance: fc.constantFrom("vector", "vector", "hybrid", "contextual", "windowed"),
   query: gridVector,
   sections: fc.constant(null),
-  lift: fc.constant<"newer" | "older">("newer"),
+  lift: fc.constant<"newer">("newer"),
 };
 
 /**

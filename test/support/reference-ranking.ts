@@ -41,7 +41,7 @@ export type RefOptions = {
   /** README "scale floors": recency over at least 1 − decay^30, importance over at least 5 points. */
   scaleFloors?: boolean;
   /** README "versions": which versions the best 10 lift (needs a query vector). */
-  lift?: "newer" | "older" | null;
+  lift?: "newer" | null;
 };
 
 export type RefHit = {
@@ -304,19 +304,14 @@ export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[]
 
 /**
  * Versions: among the best 10 (by score, ties by id), a memory whose vector is ≥ 0.55
- * cosine-similar to a better-scored one that is older (`newer`: the newer version rises) or newer
- * (`older`) takes the best such score. With `newer`, a superseded memory among the best 10 hands
+ * cosine-similar to a better-scored one that is older takes the best such score (the newer
+ * version rises). With `newer`, a superseded memory among the best 10 hands
  * that (lifted) score to its replacement: of the memories along its chain of replacements (at
  * most 4), the last one that is a candidate; the replacement takes the best score handed to it
  * if higher. Then all are ordered by score; equal scores: memories with such a replacement after
  * the others, then newest first.
  */
-function lifted(
-  hits: RefHit[],
-  cands: RefMemory[],
-  lift: "newer" | "older",
-  memories: RefMemory[],
-): RefHit[] {
+function lifted(hits: RefHit[], cands: RefMemory[], lift: "newer", memories: RefMemory[]): RefHit[] {
   const byId = new Map(cands.map((m) => [m.id, m]));
   const anyById = new Map(memories.map((m) => [m.id, m]));
   const best = hits.slice(0, VERSION_TOP);
@@ -325,7 +320,7 @@ function lifted(
     let score = x.score;
     for (const y of best) {
       const my = byId.get(y.id) as RefMemory;
-      const later = lift === "newer" ? createdOf(my) < createdOf(mx) : createdOf(my) > createdOf(mx);
+      const later = createdOf(my) < createdOf(mx);
       if (
         y.score > x.score &&
         later &&

@@ -592,7 +592,7 @@ export interface components {
              * @description Which versions were lifted among the best (versions on, a query vector, full or phased statement); null = none
              * @enum {string|null}
              */
-            lift: "newer" | "older" | null;
+            lift: "newer" | null;
             /** @description How many of the memories returned were superseded (`supersededBy`) and rank right below their replacement, which took their score: a present-state question (lift newer) only; past-state questions rank superseded memories by the formula alone */
             superseded: number;
             /**

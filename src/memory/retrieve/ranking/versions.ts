@@ -9,9 +9,8 @@ import type { QueryVector } from "./relevance/kinds";
  *   score, a memory whose vector is at least VERSION_SIMILARITY cosine-similar to a better-scored,
  *   *older* one takes that one's score: "Alice moved to Berlin" rises to "Alice lives in Paris",
  *   which repeats the question's words;
- * - `older` (a past-state question, "Where did Alice live before Berlin?"): the same with an
- *   older memory rising to a newer one that scores better;
- * and equal scores go newest first. The lift is reported per memory (`scores.lift`, the score
+ * and equal scores go newest first. Past-state questions lift nothing (focus.ts `liftOf`: lifting
+ * the older version was measured and did not pay, docs/adr/0026). The lift is reported per memory (`scores.lift`, the score
  * gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
  * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
  * vector of the query's model (stored, or embedded at retrieve time) takes no part.
@@ -23,7 +22,7 @@ import type { QueryVector } from "./relevance/kinds";
  * memory with a replacement among the candidates comes after every one without). Past-state and
  * other questions rank superseded memories by the formula alone.
  */
-export type VersionLift = "newer" | "older";
+export type VersionLift = "newer";
 
 /** How many of the best memories are compared (the top 10 a caller usually asks for). */
 export const VERSION_TOP = 10;
@@ -51,7 +50,6 @@ export function liftedCte(
   const q = p.query;
   // A pending memory embedded at retrieve time (the statement's `fresh` CTE) compares by that vector.
   const fresh = (p.fresh?.length ?? 0) > 0;
-  const later = p.lift === "newer" ? sql`y.created_at < x.created_at` : sql`y.created_at > x.created_at`;
   return sql`
     best AS MATERIALIZED (
       SELECT r.id, r.base, m.created_at, m.superseded_by, ${fresh ? sql`coalesce(e.embedding, fresh.embedding)` : sql`e.embedding`} AS embedding
@@ -64,7 +62,7 @@ export function liftedCte(
     lifted AS (
       SELECT x.id, greatest(x.base, (
         SELECT max(y.base) FROM best y
-        WHERE y.base > x.base AND ${later}
+        WHERE y.base > x.base AND y.created_at < x.created_at
           AND 1 - (x.embedding <=> y.embedding) >= ${sql.raw(`${VERSION_SIMILARITY}::float8`)}
       )) AS score
       FROM best x
@@ -75,15 +73,11 @@ export function liftedCte(
  * For a `newer` lift, after liftedCte: `repl (old, id, score)`, each superseded memory of `best`
  * with its replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements
  * that is a row of `cand`, i.e. a candidate) and its lifted score, and `replaced (id, score)`,
- * each replacement with the best score handed to it. Empty for `older`. The chain is walked by
+ * each replacement with the best score handed to it. The chain is walked by
  * primary key; the candidate set is read only when a superseded memory is among the best (a
  * one-time filter), so a ranking without supersession pays two empty CTEs.
  */
-export function replacedCte(p: { agentId: string; lift: VersionLift }): SQL {
-  if (p.lift !== "newer") {
-    return sql`repl AS (SELECT NULL::text AS old, NULL::text AS id, NULL::float8 AS score WHERE false),
-    replaced AS (SELECT NULL::text AS id, NULL::float8 AS score WHERE false),`;
-  }
+export function replacedCte(p: { agentId: string }): SQL {
   const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
   const joins = hops.map(
     (i) => sql`
