@@ -30,7 +30,8 @@ export type Memory = {
 export type ScoredMemory = Memory & {
   score: number;
   /** Scaled components and the score a version lift added (ranking/versions.ts; 0 otherwise). */
-  scores: { recency: number; importance: number; relevance: number; lift: number };
+  /** Scaled components, the lift, and the unscaled cosine (`similarity`, vector relevance only). */
+  scores: { recency: number; importance: number; relevance: number; lift: number; similarity: number | null };
   /** Duplicates of it ranked among the best that it stands for (collapseDuplicates; ranking/duplicates.ts). */
   duplicates: number;
   /** Index of the section it was ranked in, when the request had sections. */

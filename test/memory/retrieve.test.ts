@@ -111,7 +111,15 @@ describe("retrieve: each component by hand", () => {
     const agent = uniq("one");
     await seed(agent, [{ text: "alone", at: hoursAgo(9), importance: 3, vector: [0, 1, 0] }]);
     const [m] = await retrieve(agent, { queryEmbedding: [1, 1, 0], embeddingModel: MODEL });
-    expect(m?.scores).toEqual({ recency: 0.5, importance: 0.5, relevance: 0.5, lift: 0 });
+    // Scaled, each is 0.5; the cosine itself ([0, 1, 0] against [1, 1, 0]) is not.
+    expect(m?.scores).toEqual({
+      recency: 0.5,
+      importance: 0.5,
+      relevance: 0.5,
+      lift: 0,
+      similarity: expect.any(Number),
+    });
+    expect(m?.scores.similarity).toBeCloseTo(Math.SQRT1_2, 6);
     expect(m?.score).toBe(1.5);
   });
 

@@ -220,7 +220,8 @@ export class MemstreamStore extends BaseStore {
         });
         for (const m of result.memories) {
           const item = toItem(m, ns);
-          if (passes(item.value, op.filter)) found.push({ ...item, score: m.scores.relevance });
+          // The cosine itself (LangGraph's score), not relevance scaled over the namespace.
+          if (passes(item.value, op.filter)) found.push({ ...item, score: m.scores.similarity ?? undefined });
         }
       } else {
         // Oldest first, as InMemoryStore keeps a namespace's keys (an update keeps its place, a

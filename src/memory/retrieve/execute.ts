@@ -22,6 +22,8 @@ export type ScoredRow = {
   sRecency: number;
   sImportance: number;
   sRelevance: number;
+  /** The relevance before scaling (vector relevance: the cosine); NULL without one. */
+  rawRelevance?: number | null;
   /** The score a version lift added (full statement with a lift only; ranking/versions.ts). */
   sLift?: number;
   /** Ranked right below its replacement (full statement with a `newer` lift; ranking/versions.ts). */

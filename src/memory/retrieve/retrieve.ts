@@ -247,6 +247,8 @@ export async function retrieve(
       importance: Number(r.sImportance),
       relevance: Number(r.sRelevance),
       lift: Number(r.sLift ?? 0),
+      // The raw relevance is a cosine only for vector relevance (the fused kinds' is a mix of scaled parts).
+      similarity: ranking.relevance === "vector" && r.rawRelevance != null ? Number(r.rawRelevance) : null,
     },
     duplicates: r.duplicates ?? 0,
     ...(r.section === undefined ? {} : { section: Number(r.section) }),

@@ -129,6 +129,10 @@ const Scored = MemorySchema.extend({
     importance: z.number(),
     relevance: z.number(),
     lift: z.number().openapi({ description: "The score a version lift added (ranking.lift; 0 otherwise)" }),
+    similarity: z.number().nullable().openapi({
+      description:
+        "The cosine similarity of the memory's vector to the query's, unscaled (relevance vector); null with another relevance or when the memory has no vector of the query's model. Comparable across retrieves and agents, where the scaled components are not",
+    }),
   }),
   duplicates: z.number().int().openapi({
     description:
@@ -171,7 +175,7 @@ const route = createRoute({
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
     "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
-    "mode auto (default) and exact rank exactly. mode fast (no filters, an HNSW index for the query's model) reads",
+    "mode auto (default) ranks hybrid and contextual relevance with a query vector over a stream of 3,300+ memories in phases (plan phased: the formula on seeds from the HNSW, GIN and recency indexes and their neighbours, approximate and measured, docs/adr/0032) and everything else exactly; mode exact always ranks exactly. Every retrieve is bounded by MEMSTREAM_RETRIEVE_TIMEOUT_MS (503 retrieve_timeout). mode fast (no filters, an HNSW index for the query's model) reads",
     "the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th",
     "score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds",
     "the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it",
@@ -180,7 +184,7 @@ const route = createRoute({
     "`ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole",
     "stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance;",
     "fast) and `ranking.planReason` why (docs/adr/0023).",
-    "Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights.",
+    "Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves.",
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
     "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
     "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",

@@ -39,13 +39,16 @@ export function scaledOf(c: string, b: string): Scaled<SQL> {
   return { recency: of("recency"), importance: of("importance"), relevance: of("relevance") };
 }
 
-/** `<scaled recency> AS recency, …`: the scaled components of candidate `c` as columns named after them. */
+/**
+ * `<scaled recency> AS recency, …`: the scaled components of candidate `c` as columns named after
+ * them, and its raw relevance as `raw_relevance` (vector relevance: the cosine similarity).
+ */
 export function scaledColumnsSql(c: string, b: string): SQL {
   const s = scaledOf(c, b);
-  return sql.join(
+  return sql`${sql.join(
     COMPONENTS.map((k) => sql`${s[k]} AS ${sql.raw(k)}`),
     sql`, `,
-  );
+  )}, ${sql.raw(`${c}.${COMPONENT.relevance.column}`)} AS raw_relevance`;
 }
 
 /** The weighted sum of the columns scaledColumnsSql named (optionally qualified by `alias`). */

@@ -21,7 +21,7 @@ export function sectionRankQuery(p: RankParams & { sections: RankSection[] }): S
   return sql`
     ${candidateCtes(p, sql`, ${sectionOf(p.sections)} AS sec`)}
     scored AS MATERIALIZED (
-      SELECT s.id, s.sec, s.recency, s.importance, s.relevance, ${scoreOfColumnsSql(p.weights, "s")} AS score
+      SELECT s.id, s.sec, s.recency, s.importance, s.relevance, s.raw_relevance, ${scoreOfColumnsSql(p.weights, "s")} AS score
       FROM (
         SELECT c.id, c.sec, ${scaledColumnsSql("c", "b")}
         FROM cand c CROSS JOIN b WHERE c.sec IS NOT NULL

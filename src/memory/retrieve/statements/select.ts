@@ -22,7 +22,7 @@ export function scoreAndSelect(p: Pick<RankParams, "weights" | "k" | "agentId">,
       FROM cand c CROSS JOIN b
     ),
     top AS (
-      SELECT id, recency, importance, relevance, ${scoreOfColumnsSql(p.weights)} AS score
+      SELECT id, recency, importance, relevance, raw_relevance, ${scoreOfColumnsSql(p.weights)} AS score
       FROM scaled
       ORDER BY score DESC, id COLLATE "C"
       LIMIT ${p.k}
@@ -49,7 +49,7 @@ export function scoreLiftAndSelect(
       FROM cand c CROSS JOIN b
     ),
     ranked AS MATERIALIZED (
-      SELECT id, recency, importance, relevance, ${scoreOfColumnsSql(p.weights)} AS base
+      SELECT id, recency, importance, relevance, raw_relevance, ${scoreOfColumnsSql(p.weights)} AS base
       FROM scaled
       ORDER BY base DESC, id COLLATE "C"
       LIMIT ${Math.max(p.k, VERSION_TOP)}
@@ -57,9 +57,9 @@ export function scoreLiftAndSelect(
     ${liftedCte(p, "ranked")}
     ${replacedCte(p)}
     pool AS (
-      SELECT id, recency, importance, relevance, base FROM ranked
+      SELECT id, recency, importance, relevance, raw_relevance, base FROM ranked
       UNION ALL
-      SELECT s.id, s.recency, s.importance, s.relevance, ${scoreOfColumnsSql(p.weights, "s")}
+      SELECT s.id, s.recency, s.importance, s.relevance, s.raw_relevance, ${scoreOfColumnsSql(p.weights, "s")}
       FROM (
         -- From cand, not scaled: scaled stays inlined into ranked (one reference), and cand is
         -- read only when some replacement exists (a one-time filter).
@@ -69,7 +69,7 @@ export function scoreLiftAndSelect(
       WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.id = s.id)
     ),
     top AS (
-      SELECT r.id, r.recency, r.importance, r.relevance,
+      SELECT r.id, r.recency, r.importance, r.relevance, r.raw_relevance,
         greatest(r.base, l.score, x.score) AS score,
         greatest(r.base, l.score, x.score) - r.base AS lift,
         EXISTS (SELECT 1 FROM repl WHERE repl.old = r.id) AS superseded, m.created_at
@@ -85,7 +85,7 @@ export function scoreLiftAndSelect(
 }
 
 /** A ranked row's score and scaled components (`top`), as retrieve reads them. */
-export const rankedColumns = sql`top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance"`;
+export const rankedColumns = sql`top.score, top.recency AS "sRecency", top.importance AS "sImportance", top.relevance AS "sRelevance", top.raw_relevance AS "rawRelevance"`;
 
 /** The columns of a ranked memory row (alias `m`), as `MemoryRecord` reads them. */
 export const memoryColumns = sql`m.id, m.agent_id AS "agentId", m.kind, m.description,
