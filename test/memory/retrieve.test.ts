@@ -44,7 +44,7 @@ type Result = {
   description: string;
   score: number;
   lastAccessedAt: string;
-  scores: { recency: number; importance: number; relevance: number };
+  scores: { recency: number; importance: number; relevance: number; similarity: number | null };
 };
 async function retrieve(agent: string, body: object): Promise<Result[]> {
   // These tests check the paper's formula by hand, so they ask for it (the default is `balanced`).
