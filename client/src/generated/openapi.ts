@@ -1951,7 +1951,8 @@ export interface operations {
                      *             "recency": 0.93,
                      *             "importance": 0.56,
                      *             "relevance": 0.92,
-                     *             "lift": 0
+                     *             "lift": 0,
+                     *             "similarity": null
                      *           },
                      *           "duplicates": 0
                      *         }
