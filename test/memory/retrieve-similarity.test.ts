@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniq } from "../support/env";
+import { cosine } from "../support/reference-ranking";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // scores.similarity: the unscaled cosine to the query vector, so a score means the same in every
@@ -9,17 +10,6 @@ const DIMS = 64;
 let t: TestSystem;
 const agent = uniq("similarity");
 const axis = (i: number, w = 1) => Array.from({ length: DIMS }, (_, d) => (d === i ? w : d === 63 ? 0.2 : 0));
-const cosine = (a: number[], b: number[]) => {
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    ab += (a[i] as number) * (b[i] as number);
-    aa += (a[i] as number) ** 2;
-    bb += (b[i] as number) ** 2;
-  }
-  return ab / Math.sqrt(aa * bb);
-};
 const vectors = [axis(0), axis(1), axis(0, 0.3)];
 type Hit = { description: string; scores: { relevance: number; similarity: number | null } };
 

@@ -81,7 +81,7 @@ const FORM_SAMPLE = 2_000;
 const ASKS = /[?？]["'”’)\]]*\s*$/u;
 const PARALLEL = 1e-9;
 
-const cosine = (a: number[], b: number[]) => {
+export const cosine = (a: number[], b: number[]) => {
   let dot = 0;
   let na = 0;
   let nb = 0;

@@ -70,6 +70,21 @@ export function liftedCte(
 }
 
 /**
+ * A memory's chain of replacements, walked by primary key from the row `from` (with a
+ * `superseded_by` column): `joins` (memories m1 … m{REPLACEMENT_HOPS}, LEFT JOINed) and `ids`,
+ * the array of their ids, nearest first (NULL past the chain's end).
+ */
+export function replacementChain(agentId: string, from: string): { joins: SQL; ids: SQL } {
+  const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
+  const joins = hops.map(
+    (i) => sql`
+      LEFT JOIN memories m${sql.raw(String(i))} ON m${sql.raw(String(i))}.agent_id = ${agentId}
+        AND m${sql.raw(String(i))}.id = ${sql.raw(i === 1 ? `${from}.superseded_by` : `m${i - 1}.superseded_by`)}`,
+  );
+  return { joins: sql.join(joins, sql``), ids: sql.raw(`ARRAY[${hops.map((i) => `m${i}.id`).join(", ")}]`) };
+}
+
+/**
  * For a `newer` lift, after liftedCte: `repl (old, id, score)`, each superseded memory of `best`
  * with its replacement (the last memory along its chain of at most REPLACEMENT_HOPS replacements
  * that is a row of `cand`, i.e. a candidate) and its lifted score, and `replaced (id, score)`,
@@ -78,17 +93,11 @@ export function liftedCte(
  * one-time filter), so a ranking without supersession pays two empty CTEs.
  */
 export function replacedCte(p: { agentId: string }): SQL {
-  const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
-  const joins = hops.map(
-    (i) => sql`
-      LEFT JOIN memories m${sql.raw(String(i))} ON m${sql.raw(String(i))}.agent_id = ${p.agentId}
-        AND m${sql.raw(String(i))}.id = ${sql.raw(i === 1 ? "x.superseded_by" : `m${i - 1}.superseded_by`)}`,
-  );
-  const ids = sql.raw(`ARRAY[${hops.map((i) => `m${i}.id`).join(", ")}]`);
+  const { joins, ids } = replacementChain(p.agentId, "x");
   return sql`
     chain AS MATERIALIZED (
       SELECT x.id AS old, coalesce(l.score, x.base) AS score, ${ids} AS ids
-      FROM best x JOIN lifted l ON l.id = x.id ${sql.join(joins, sql``)}
+      FROM best x JOIN lifted l ON l.id = x.id ${joins}
       WHERE x.superseded_by IS NOT NULL
     ),
     present AS MATERIALIZED (

@@ -37,9 +37,17 @@ export function timeWindowSql(
   where: SQL | undefined,
 ): { cte: SQL; cond: SQL | undefined } {
   if (!window) return { cte: sql``, cond: undefined };
-  const inside = sql`memories.created_at >= ${window.start.toISOString()}::timestamptz AND memories.created_at < ${window.end.toISOString()}::timestamptz`;
   return {
-    cte: sql`tw AS (SELECT EXISTS (SELECT 1 FROM memories WHERE ${where} AND ${inside}) AS hit),`,
-    cond: sql`(NOT (SELECT hit FROM tw) OR (${inside}))`,
+    cte: sql`tw AS (SELECT EXISTS (SELECT 1 FROM memories WHERE ${where} AND ${insideSql(window, "memories")}) AS hit),`,
+    cond: windowCondSql(window, "memories"),
   };
 }
+
+/** The condition timeWindowSql gives, on the memories row `alias` (after its `tw` CTE). */
+export const windowCondSql = (window: { start: Date; end: Date }, alias: string): SQL =>
+  sql`(NOT (SELECT hit FROM tw) OR (${insideSql(window, alias)}))`;
+
+const insideSql = (window: { start: Date; end: Date }, alias: string): SQL => {
+  const at = sql.raw(`${alias}.created_at`);
+  return sql`${at} >= ${window.start.toISOString()}::timestamptz AND ${at} < ${window.end.toISOString()}::timestamptz`;
+};

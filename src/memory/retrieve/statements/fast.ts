@@ -3,7 +3,7 @@ import { type Db, queryRows } from "../../../db/client";
 import { type HnswIndex, hnswExpression, literal } from "../hnsw-index";
 import { beatsSql, listedScoreSql, PRUNE_EPS, unseenBoundSql } from "../ranking/bounds";
 import { importanceSql, recencySql } from "../ranking/components";
-import { cosineSql, freshSql } from "../ranking/relevance/vector";
+import { cosineSql, freshSql, negatedVector } from "../ranking/relevance/vector";
 import { streamBoundsSql } from "../ranking/scale";
 import type { RankParams } from "./params";
 import { scoreAndSelect } from "./select";
@@ -79,7 +79,7 @@ export function fastRankQuery(p: RankParams, index: HnswIndex | null, depth: Dep
       far AS MATERIALIZED (
         SELECT e.memory_id AS id FROM memory_embeddings e
         WHERE e.agent_id = ${agent} AND ${onModel}
-        ORDER BY ${expr} <=> ${negate(q.vector)}${cast} LIMIT 1
+        ORDER BY ${expr} <=> ${negatedVector(q.vector)}${cast} LIMIT 1
       ),`
     : sql`rel_list AS (SELECT NULL::text AS id, NULL::float8 AS dist WHERE false), far AS (SELECT NULL::text AS id WHERE false),`;
   const rec = (column: SQL) => recencySql(p, column);
@@ -189,10 +189,4 @@ const EF_SEARCH = 400;
 async function setEfSearch(tx: Pick<Db, "execute">, depth: number): Promise<void> {
   const ef = Math.min(1_000, Math.max(EF_SEARCH, depth));
   await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
-}
-
-/** The negated vector in pgvector text form. */
-function negate(vector: string): string {
-  const xs = vector.slice(1, -1).split(",");
-  return `[${xs.map((x) => (x.startsWith("-") ? x.slice(1) : `-${x}`)).join(",")}]`;
 }

@@ -1,18 +1,19 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
+import { filterConditions } from "../../filters";
 import { lexiconStatsSql } from "../../lexicon/stats";
 import { type HnswIndex, hnswExpression, literal } from "../hnsw-index";
 import { importanceSql, recencySql } from "../ranking/components";
-import { lexHead } from "../ranking/relevance/bm25";
+import { bm25IdfSql, bm25TermSql, lexHead, quotedLexeme } from "../ranking/relevance/bm25";
 import {
-  BM25,
   CONTEXT_SHARE,
   HYBRID_VECTOR_SHARE,
   NEIGHBOUR_GAP_S,
   type QueryVector,
 } from "../ranking/relevance/kinds";
-import { cosineSql, freshSql } from "../ranking/relevance/vector";
+import { cosineSql, freshSql, negatedVector } from "../ranking/relevance/vector";
 import { minMaxSql, streamBoundsSql } from "../ranking/scale";
-import { REPLACEMENT_HOPS } from "../ranking/versions";
+import { replacementChain } from "../ranking/versions";
+import { timeWindowSql, windowCondSql } from "./candidates";
 import type { RankParams } from "./params";
 import { scoreAndSelect, scoreLiftAndSelect } from "./select";
 
@@ -85,8 +86,6 @@ export function phasedRankQuery(
   p: RankParams,
   index: HnswIndex | null,
   sizes: PhaseSizes = PHASE_SIZES,
-  /** Replaces the scoring tail (benches read the bounds `b` and `rb` with it). */
-  tail?: SQL,
 ): SQL {
   const q = p.query;
   const lexical = p.lexical;
@@ -98,20 +97,10 @@ export function phasedRankQuery(
   const fresh = freshSql(p.fresh ?? [], "m.id");
   const hasFresh = (p.fresh?.length ?? 0) > 0;
   const w = p.timeWindow;
-  // The time window as a predicate on a memories row: inside it, or anywhere when nothing is.
-  const inWindow = (alias: string) =>
-    w
-      ? sql`AND (NOT (SELECT hit FROM tw) OR (${sql.raw(alias)}.created_at >= ${w.start.toISOString()}::timestamptz AND ${sql.raw(alias)}.created_at < ${w.end.toISOString()}::timestamptz))`
-      : sql``;
-  const tw = w
-    ? sql`tw AS MATERIALIZED (SELECT EXISTS (SELECT 1 FROM memories x WHERE x.agent_id = ${agent}
-        AND x.created_at >= ${w.start.toISOString()}::timestamptz AND x.created_at < ${w.end.toISOString()}::timestamptz) AS hit),`
-    : sql``;
-  const { k1, b } = BM25;
-  const bm25 = (tf: string, dl: string) =>
-    sql.raw(
-      `i.idf * ${tf} * ${k1 + 1}::float8 / (${tf} + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * ${dl} / s.avgdl))`,
-    );
+  // The time window as a predicate on a memories row, as the full statement's (candidates.ts).
+  const inWindow = (alias: string) => (w ? sql`AND ${windowCondSql(w, alias)}` : sql``);
+  const tw = timeWindowSql(w, and(...filterConditions(agent, {}))).cte;
+  const bm25 = (tf: string, dl: string) => sql.raw(bm25TermSql("i.idf", tf, dl, "s.avgdl"));
   const gap = sql.raw(`interval '${NEIGHBOUR_GAP_S} seconds'`);
   // The previous or next memory in the index's order (agent_id, created_at DESC NULLS LAST, id
   // DESC NULLS LAST; none is NULL): one entry read. Ties of createdAt go by the database's
@@ -122,21 +111,13 @@ export function phasedRankQuery(
         AND (n.created_at, n.id) ${sql.raw(cmp)} (sm.created_at, sm.id)
         ORDER BY n.created_at ${sql.raw(order)}, n.id ${sql.raw(order)} LIMIT 1)`;
   };
-  const hops = Array.from({ length: REPLACEMENT_HOPS }, (_, i) => i + 1);
-  const m = (i: number) => sql.raw(`m${i}`);
   // With a `newer` lift a superseded seed's replacements (along its chain) are seeds too, so the
   // lift can hand its score to them (ranking/versions.ts).
+  const chain = replacementChain(agent, "m0");
   const replacements =
     p.lift === "newer"
-      ? sql`UNION SELECT r.id FROM seeds x JOIN memories m0 ON m0.agent_id = ${agent} AND m0.id = x.id
-        ${sql.join(
-          hops.map(
-            (i) =>
-              sql`LEFT JOIN memories ${m(i)} ON ${m(i)}.agent_id = ${agent} AND ${m(i)}.id = ${m(i - 1)}.superseded_by`,
-          ),
-          sql` `,
-        )}
-        CROSS JOIN LATERAL unnest(ARRAY[${sql.raw(hops.map((i) => `m${i}.id`).join(", "))}]) r(id)
+      ? sql`UNION SELECT r.id FROM seeds x JOIN memories m0 ON m0.agent_id = ${agent} AND m0.id = x.id ${chain.joins}
+        CROSS JOIN LATERAL unnest(${chain.ids}) r(id)
         WHERE m0.superseded_by IS NOT NULL AND r.id IS NOT NULL`
       : sql``;
   return sql`
@@ -167,7 +148,7 @@ export function phasedRankQuery(
       ) x
     ),
     lex_idf AS MATERIALIZED (
-      SELECT d.lexeme, d.df AS read, x.df, ln(1 + (s.n - x.df + 0.5) / (x.df + 0.5)) AS idf
+      SELECT d.lexeme, d.df AS read, x.df, ${sql.raw(bm25IdfSql("s.n", "x.df"))} AS idf
       FROM lex_read d CROSS JOIN lex_stats s
       CROSS JOIN LATERAL (SELECT CASE WHEN d.df <= ${sizes.postingsCap} THEN d.df ELSE greatest(d.df, s.n
         * (SELECT count(*) FROM lex_sample WHERE v @@ ${lexemeQuery("d.lexeme")})::float8
@@ -262,12 +243,11 @@ export function phasedRankQuery(
       -- A seed's context is whole (both neighbours scored); a neighbour's lacks its far side.
       FROM bnd, (SELECT min(rel) FILTER (WHERE seed) AS rel_lo, max(rel) AS rel_hi, count(*) AS n FROM cand) c
     ),
-    ${tail ?? (p.lift ? scoreLiftAndSelect({ ...p, query: q, lift: p.lift }) : scoreAndSelect(p))}`;
+    ${p.lift ? scoreLiftAndSelect({ ...p, query: q, lift: p.lift }) : scoreAndSelect(p)}`;
 }
 
 /** A lexeme column as a tsquery (quoted as lexHead quotes them). */
-const lexemeQuery = (column: string) =>
-  sql.raw(String.raw`('''' || replace(replace(${column}, '\', '\\'), '''', '''''') || '''')::tsquery`);
+const lexemeQuery = (column: string) => sql.raw(`(${quotedLexeme(column)})::tsquery`);
 
 /**
  * `vec_top (id)`: the `n` memories nearest the query vector, and `far (id)`: the farthest one
@@ -314,11 +294,5 @@ function vectorSeeds(
         CROSS JOIN LATERAL (SELECT last_accessed_at, importance FROM memories WHERE agent_id = ${agent} AND id = v.id OFFSET 0) m
       ) x WHERE grp <= ${n} AND nth <= ${sizes.perVector}
     ),
-    far AS MATERIALIZED (SELECT id FROM (${nearest(negate(q.vector), sizes.far)}) f),`;
-}
-
-/** The negated vector in pgvector text form. */
-function negate(vector: string): string {
-  const xs = vector.slice(1, -1).split(",");
-  return `[${xs.map((x) => (x.startsWith("-") ? x.slice(1) : `-${x}`)).join(",")}]`;
+    far AS MATERIALIZED (SELECT id FROM (${nearest(negatedVector(q.vector), sizes.far)}) f),`;
 }

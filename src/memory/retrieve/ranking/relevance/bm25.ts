@@ -14,9 +14,22 @@ export function lexHead(text: string): SQL {
     lex_terms_a AS (SELECT array_agg(t) AS a FROM lex_terms),
     lex_query AS (
       -- The lexemes are already normalized, so they are quoted into a tsquery as they are.
-      SELECT coalesce(string_agg('''' || replace(replace(t, '\\', '\\\\'), '''', '''''') || '''', ' | '), '')::tsquery AS q
+      SELECT coalesce(string_agg(${sql.raw(quotedLexeme("t"))}, ' | '), '')::tsquery AS q
       FROM lex_terms
     ),`;
+}
+
+/** A lexeme column quoted as a tsquery term, as it is (lexemes are already normalized). */
+export const quotedLexeme = (column: string): string =>
+  String.raw`'''' || replace(replace(${column}, '\', '\\'), '''', '''''') || ''''`;
+
+/** BM25's idf of a lexeme in `df` of `n` documents: ln(1 + (n − df + 0.5) / (df + 0.5)). */
+export const bm25IdfSql = (n: string, df: string): string => `ln(1 + (${n} - ${df} + 0.5) / (${df} + 0.5))`;
+
+/** One lexeme's BM25 term: idf · tf·(k1 + 1) / (tf + k1·(1 − b + b·dl / avgdl)). */
+export function bm25TermSql(idf: string, tf: string, dl: string, avgdl: string): string {
+  const { k1, b } = BM25;
+  return `${idf} * ${tf} * ${k1 + 1}::float8 / (${tf} + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * ${dl} / ${avgdl}))`;
 }
 
 /**
@@ -67,12 +80,10 @@ export const basePostings = sql`
  * "A wider window"). Then `rel_base` (the fused kinds') gives the windows.
  */
 export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeights: readonly number[] = []): SQL {
-  const { k1, b } = BM25;
   const score = sql.raw(`
     lex_df AS (SELECT lexeme, count(*)::float8 AS df FROM lex_post GROUP BY lexeme),
     lex AS (
-      SELECT p.id, sum(ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) * p.tf * ${k1 + 1}::float8
-        / (p.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * p.dl / s.avgdl)) ORDER BY p.lexeme) AS score
+      SELECT p.id, sum(${bm25TermSql(bm25IdfSql("s.n", "f.df"), "p.tf", "p.dl", "s.avgdl")} ORDER BY p.lexeme) AS score
       FROM lex_post p JOIN lex_df f USING (lexeme) CROSS JOIN lex_stats s
       GROUP BY p.id
     ),`);

@@ -6,6 +6,15 @@ export const cosineSql = (embedding: SQL, q: QueryVector): SQL =>
   sql`1 - (${embedding} <=> ${q.vector}::vector)`;
 
 /**
+ * The negated vector in pgvector text form: its nearest is the query vector's farthest (cosine
+ * distance), the least relevance an index walk can find.
+ */
+export function negatedVector(vector: string): string {
+  const xs = vector.slice(1, -1).split(",");
+  return `[${xs.map((x) => (x.startsWith("-") ? x.slice(1) : `-${x}`)).join(",")}]`;
+}
+
+/**
  * Vectors embedded at retrieve time for memories that have none yet (agent-state.ts), as a
  * `fresh (id, embedding)` CTE joined on `idColumn`; `embedding` is the stored vector, else the
  * fresh one. Empty list: no CTE, no join, the stored vector alone (the query is unchanged).
