@@ -277,7 +277,7 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
       : sections.flatMap((s) => s.kinds ?? [])
     : f.kinds;
   // As of a time, retrieve cuts the candidates with an `until` at it (the earlier one wins).
-  const asOf = c.asOf === null ? undefined : at(c.asOf);
+  const asOf = c.asOf == null ? undefined : at(c.asOf);
   const until = f.until === undefined ? undefined : at(f.until);
   const filters = {
     kinds: kinds as RankParams["filters"]["kinds"],
