@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import { erasureReceipts } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import type { MemoryDeps } from "../deps";
+import { FIELDS } from "../enrichment/fields";
 import { lockAgentExclusive } from "./guard";
 import type { ErasureReceipt } from "./receipt";
 
@@ -45,7 +46,7 @@ export async function eraseAgent(
         (SELECT count(*) FROM outcomes WHERE agent_id = ${agentId}) AS outcomes,
         (SELECT count(*) FROM lesson_revisions WHERE agent_id = ${agentId}) AS lesson_revisions,
         (SELECT count(*) FROM memories WHERE agent_id = ${agentId}
-          AND (importance_status = 'pending' OR embedding_status = 'pending')) AS enrichment,
+          AND (${FIELDS.importance.status} = 'pending' OR ${FIELDS.embedding.status} = 'pending')) AS enrichment,
         (SELECT count(*) FROM reflection_runs WHERE agent_id = ${agentId} AND status = 'running') AS reflection_runs`,
     );
     const byKind = await queryRows<{ kind: string; n: number | string }>(
