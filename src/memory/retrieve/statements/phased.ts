@@ -3,7 +3,14 @@ import { filterConditions } from "../../filters";
 import { lexiconStatsSql } from "../../lexicon/stats";
 import { type HnswIndex, hnswExpression, literal } from "../hnsw-index";
 import { importanceSql, recencySql } from "../ranking/components";
-import { bm25IdfSql, bm25TermSql, lexHead, quotedLexeme } from "../ranking/relevance/bm25";
+import {
+  agentLexemeKey,
+  agentLexemesMatch,
+  bm25IdfSql,
+  bm25TermSql,
+  lexHead,
+  quotedLexeme,
+} from "../ranking/relevance/bm25";
 import {
   CONTEXT_SHARE,
   HYBRID_VECTOR_SHARE,
@@ -129,7 +136,7 @@ export function phasedRankQuery(
       FROM lex_terms t CROSS JOIN LATERAL (
         SELECT m.id, length(m.description_tsv)::float8 AS dl
         FROM memories m
-        WHERE m.agent_id = ${agent} ${inWindow("m")} AND m.description_tsv @@ ${lexemeQuery("t.t")}
+        WHERE ${agentLexemesMatch("m", agent, "@>", sql`ARRAY[${agentLexemeKey(agent, sql`t.t`)}]`)} ${inWindow("m")}
         LIMIT ${sizes.postingsCap + 1}
       ) x
     ),
