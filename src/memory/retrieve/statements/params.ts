@@ -38,6 +38,12 @@ export type RankParams = {
    * (`kinds` null = every kind no section lists), and each section keeps its own top `k`.
    */
   sections?: RankSection[];
+  /**
+   * The tables are distributed by agent (Citus): the agent is named as a plain equality in every
+   * subquery, which the router needs; on one PostgreSQL the phased statement hides it from the
+   * planner where it would only add the agent's whole btree range to an index lookup.
+   */
+  distributed?: boolean;
 };
 
 /** One section of a sectioned ranking: its kinds (null = the rest) and how many it keeps. */
