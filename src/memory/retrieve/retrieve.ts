@@ -179,7 +179,7 @@ export async function retrieve(
     k,
     touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
     sections,
-    distributed: deps.retrieval?.distributed ?? false,
+    singleNode: !(deps.retrieval?.distributed ?? false),
   };
   const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
   const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;

@@ -39,11 +39,11 @@ export type RankParams = {
    */
   sections?: RankSection[];
   /**
-   * The tables are distributed by agent (Citus): the agent is named as a plain equality in every
-   * subquery, which the router needs; on one PostgreSQL the phased statement hides it from the
-   * planner where it would only add the agent's whole btree range to an index lookup.
+   * One PostgreSQL, not Citus: the phased statement may hide the agent's equality from the
+   * planner where it would only add the agent's whole btree range to an index lookup. Absent,
+   * every subquery names the agent as a plain equality, which Citus's router needs.
    */
-  distributed?: boolean;
+  singleNode?: boolean;
 };
 
 /** One section of a sectioned ranking: its kinds (null = the rest) and how many it keeps. */
