@@ -2,6 +2,7 @@ import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { Invalid } from "../lib/errors";
 import { storableTime, unstorable } from "../lib/storable";
+import { memoryAsOf, untilAsOf } from "./as-of";
 import { withCitationStatus } from "./citation-status";
 import type { MemoryDeps } from "./deps";
 import { filterConditions, type MemoryFilters } from "./filters";
@@ -30,9 +31,11 @@ function decodeCursor(s: string): Cursor {
 export async function listMemories(
   deps: Pick<MemoryDeps, "db">,
   agentId: string,
-  opts: MemoryFilters & { limit: number; cursor?: string },
+  opts: MemoryFilters & { limit: number; cursor?: string; asOf?: string },
 ): Promise<{ memories: Memory[]; nextCursor: string | null }> {
-  const conds = filterConditions(agentId, opts);
+  // As of a time: the memories created by then, each as it stood then (as-of.ts).
+  const asOf = opts.asOf === undefined ? undefined : new Date(opts.asOf);
+  const conds = filterConditions(agentId, { ...opts, until: untilAsOf(opts.until, asOf) });
   if (opts.cursor) {
     const c = decodeCursor(opts.cursor);
     const t = new Date(c.t);
@@ -48,5 +51,6 @@ export async function listMemories(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > opts.limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { memories: await withCitationStatus(deps.db, agentId, page.map(toMemory)), nextCursor };
+  const shown = page.map((r) => (asOf ? memoryAsOf(toMemory(r), asOf) : toMemory(r)));
+  return { memories: await withCitationStatus(deps.db, agentId, shown), nextCursor };
 }

@@ -96,6 +96,9 @@ describe("README: every other example, in order, against the zero-config server"
     // Documents: the section the README names comes first.
     const docs = answer("Documents", /\/retrieve$/).memories as { description: string }[];
     expect(docs[0]?.description).toBe(shownString("Documents", /# → /));
+    // Recall as of a time: only what was written by then.
+    const asOf = answer("Recall as of a time: `asOf`", /\/retrieve$/).memories as { description: string }[];
+    expect(asOf.map((m) => m.description)).toEqual([shownString("Recall as of a time: `asOf`", /# → /)]);
     // Retention: the dry run reports the agent's policy, as set just before.
     const settings = curls.find((c) => c.path.endsWith("/settings"))?.body as { retention: unknown };
     expect(answer("Retention: forgetting on purpose", /\/forget$/)).toMatchObject({

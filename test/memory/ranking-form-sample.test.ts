@@ -66,6 +66,7 @@ function sampleCase(): Case {
     depth: { relevance: 2, recImp: 4 },
     scaleFloors: false,
     lift: null,
+    asOf: null,
   } as unknown as Case;
 }
 

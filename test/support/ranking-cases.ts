@@ -114,6 +114,8 @@ const general = {
   depth: fc.record({ relevance: fc.integer({ min: 1, max: 4 }), recImp: fc.integer({ min: 1, max: 8 }) }),
   scaleFloors: fc.boolean(),
   lift: sometimes(fc.constant<"newer">("newer"), 3),
+  // Recall as of a time one time in 5 (the candidates cut there, recency's access as of it).
+  asOf: sometimes(fc.integer({ min: 0, max: 30 }), 5),
 };
 
 /**
@@ -141,6 +143,7 @@ const pruning = {
   listSize: fc.integer({ min: 1, max: 4 }),
   mostRelevant: fc.integer({ min: 1, max: 3 }),
   lift: fc.constant(null),
+  asOf: fc.constant(null),
 };
 
 /**
@@ -273,10 +276,13 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
       ? undefined
       : sections.flatMap((s) => s.kinds ?? [])
     : f.kinds;
+  // As of a time, retrieve cuts the candidates with an `until` at it (the earlier one wins).
+  const asOf = c.asOf == null ? undefined : at(c.asOf);
+  const until = f.until === undefined ? undefined : at(f.until);
   const filters = {
     kinds: kinds as RankParams["filters"]["kinds"],
     since: f.since === undefined ? undefined : at(f.since).toISOString(),
-    until: f.until === undefined ? undefined : at(f.until).toISOString(),
+    until: (asOf && (!until || until > asOf) ? asOf : until)?.toISOString(),
     metadata: f.metadata === undefined ? undefined : { tag: f.metadata },
   };
   const window = c.window ? { start: at(c.window[0]), end: at(c.window[0] + c.window[1]) } : null;
@@ -289,7 +295,8 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
     query: query ? { vector: pgvector.toSql(query), model, dimensions: 3 } : null,
     fresh,
     lexical: kind === "vector" ? undefined : { kind, text, vectorShare: c.vectorShare },
-    now: at(c.now),
+    now: asOf ?? at(c.now),
+    asOf,
     decay: c.decay,
     recencyUnit: c.unit,
     weights: c.weights,
@@ -312,6 +319,7 @@ export function requestOf(c: Case, agent: string, model: string): { params: Rank
     timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
     scaleFloors: c.scaleFloors,
     lift: lift ?? null,
+    asOf: asOf?.toISOString() ?? null,
   };
   return { params, ref };
 }

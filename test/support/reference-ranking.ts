@@ -42,6 +42,11 @@ export type RefOptions = {
   scaleFloors?: boolean;
   /** README "versions": which versions the best 10 lift (needs a query vector). */
   lift?: "newer" | null;
+  /**
+   * README "recall as of a time": the retrieve's now; only memories created at or before it; a
+   * memory's last access is its lastAccessedAt if not after it, else its createdAt.
+   */
+  asOf?: string | null;
 };
 
 export type RefHit = {
@@ -156,6 +161,7 @@ export function referenceCandidates(memories: RefMemory[], o: RefOptions): RefMe
       (!f.kinds || f.kinds.includes(m.kind ?? "observation")) &&
       (!f.since || createdOf(m) >= Date.parse(f.since)) &&
       (!f.until || createdOf(m) <= Date.parse(f.until)) &&
+      (!o.asOf || createdOf(m) <= Date.parse(o.asOf)) &&
       (!f.metadata || contains(m.metadata ?? {}, f.metadata)),
   );
   const w = o.timeWindow;
@@ -272,12 +278,14 @@ const compareCreated = (a: RefMemory | undefined, b: RefMemory | undefined) => {
 export function referenceRanking(memories: RefMemory[], o: RefOptions): RefHit[] {
   const cands = referenceCandidates(memories, o);
   if (cands.length === 0) return [];
-  const now = Date.parse(o.now);
+  const now = Date.parse(o.asOf ?? o.now);
   const unitMs = (o.unitSeconds ?? 3_600) * 1_000;
   const cap = o.decay < 1 ? FLOOR_EXPONENT / -Math.log(o.decay) : Number.POSITIVE_INFINITY;
-  const rec = cands.map(
-    (m) => o.decay ** Math.min(Math.max((now - Date.parse(m.lastAccessedAt)) / unitMs, 0), cap),
-  );
+  const accessed = (m: RefMemory) => {
+    const at = Date.parse(m.lastAccessedAt);
+    return o.asOf && at > now ? createdOf(m) : at;
+  };
+  const rec = cands.map((m) => o.decay ** Math.min(Math.max((now - accessed(m)) / unitMs, 0), cap));
   const sRec = scaled(rec, 0, o.scaleFloors ? 1 - o.decay ** FLOOR_UNITS : 0);
   const sImp = scaled(
     cands.map((m) => m.importance),

@@ -96,7 +96,8 @@ export async function retrieveContext(
         truncated: fit.truncated[0] ?? false,
       };
 
-  if (rest.touch ?? RETRIEVE_DEFAULTS.touch) {
+  // As of a time (asOf) nothing is touched, as retrieve itself does.
+  if ((rest.touch ?? RETRIEVE_DEFAULTS.touch) && rest.asOf === undefined) {
     const now = rest.now ? new Date(rest.now) : deps.clock.now();
     const touched = await touchMemories(
       deps.db,

@@ -3,6 +3,7 @@ import pgvector from "pgvector";
 import { type Db, queryRows } from "../../db/client";
 import { Invalid, RetrieveTimeout } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { memoryAsOf, untilAsOf } from "../as-of";
 import { withCitationStatus } from "../citation-status";
 import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
@@ -44,6 +45,12 @@ export type RetrieveInput = {
   recencyUnit?: RecencyUnit;
   /** ISO 8601 "now" for recency (simulated time); defaults to the clock. */
   now?: string;
+  /**
+   * Recall as of this time (ISO 8601; ../as-of.ts): only memories created at or before it,
+   * supersession and last accesses as they stood then, the version lift and the time filter
+   * judged at it (it is the retrieve's now); nothing touched or logged. Not with `now` or mode fast.
+   */
+  asOf?: string;
   /** Mark returned memories as accessed now (the paper's behaviour). */
   touch?: boolean;
   kinds?: MemoryFilters["kinds"];
@@ -131,6 +138,7 @@ export async function retrieve(
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
   const k = input.k ?? RETRIEVE_DEFAULTS.k;
+  const asOf = asOfOf(input);
   const sections = input.sections && rankSections(input, k);
   // Sections rank the union of their kinds (every kind when one section takes the rest).
   const kinds = sections
@@ -138,7 +146,8 @@ export async function retrieve(
       ? undefined
       : (sections.flatMap((s) => s.kinds ?? []) as MemoryKind[])
     : input.kinds;
-  const filters = { ...input.filters, kinds };
+  // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
+  const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
   // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
   // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).
@@ -157,7 +166,7 @@ export async function retrieve(
       ? embedPending(deps.embedder, agent.pending, fresh.timeoutMs)
       : [],
   ]);
-  const now = input.now ? new Date(input.now) : deps.clock.now();
+  const now = asOf ?? (input.now ? new Date(input.now) : deps.clock.now());
   const focus = timeFocus(input.query);
   // Versions need a vector per memory to compare, and are not a sectioned ranking's.
   const lift = ranking.versions && query && !sections ? liftOf(focus) : undefined;
@@ -171,13 +180,15 @@ export async function retrieve(
     ),
     lexical,
     now,
+    asOf,
     decay: ranking.decay,
     recencyUnit: ranking.recencyUnit,
     weights: ranking.weights,
     floors: ranking.scaleFloors ? scaleFloorsOf(ranking.decay) : undefined,
     lift,
     k,
-    touch: input.touch ?? RETRIEVE_DEFAULTS.touch,
+    // Asking about the past changes nothing.
+    touch: asOf ? false : (input.touch ?? RETRIEVE_DEFAULTS.touch),
     sections,
     singleNode: !(deps.retrieval?.distributed ?? false),
   };
@@ -213,7 +224,8 @@ export async function retrieve(
         erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
         collapse ? rankCollapsed(tx, chosen, params) : runPlan<Row>(tx, chosen, params),
       ]);
-      if (erased) return ranked;
+      // As of a time nothing is logged either: feedback is about what the agent used now.
+      if (erased || asOf) return ranked;
       // Sent together: the connection pipelines them, so the log costs no round trip of its own
       // when the memories are touched.
       const [, touched] = await Promise.all([
@@ -241,7 +253,7 @@ export async function retrieve(
       throw timedOut(err) ? new RetrieveTimeout(timeoutMs) : err;
     });
   const memories = rows.map((r) => ({
-    ...toMemory(r),
+    ...(asOf ? memoryAsOf(toMemory(r), asOf) : toMemory(r)),
     score: Number(r.score),
     scores: {
       recency: Number(r.sRecency),
@@ -316,6 +328,18 @@ async function phasedIndex(
     sql`SELECT reltuples AS tuples FROM pg_class WHERE oid = to_regclass(${hnswIndexName(index)})`,
   );
   return rows >= t.minShare * Number(row?.tuples ?? 0) ? index : null;
+}
+
+/** `asOf` as a date, or undefined; a 400 beside `now` (asOf is the now) or with mode fast (no cut in the search). */
+function asOfOf(input: RetrieveInput): Date | undefined {
+  if (input.asOf === undefined) return undefined;
+  if (input.now !== undefined) {
+    throw new Invalid("asOf is the retrieve's now: give asOf or now, not both", { field: "now" });
+  }
+  if (input.mode === "fast") {
+    throw new Invalid("mode fast does not support asOf; use exact or auto", { field: "mode" });
+  }
+  return new Date(input.asOf);
 }
 
 /** Statement and lock timeout for the rest of the transaction. */

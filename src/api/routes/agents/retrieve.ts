@@ -68,6 +68,11 @@ const RetrieveBody = z
       }),
     ...RankingFields,
     now: IsoTime.optional(),
+    asOf: IsoTime.optional().openapi({
+      description:
+        "Recall as of this time: only memories created at or before it are candidates; a memory counts as superseded only if its replacement existed by then; recency reads each memory's last access known to precede it (else its createdAt); the version lift and the time filter are judged at it (it is the retrieve's now, so not with `now`, nor with mode fast). Nothing is touched or logged (feedback on its retrievalId is a 404). Memories deleted since are gone for good",
+      example: "2026-02-01T00:00:00Z",
+    }),
     touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
@@ -188,6 +193,7 @@ const route = createRoute({
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
     "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
     "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",
+    "With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033).",
     "With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation)",
     "take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.",
   ].join(" "),

@@ -16,6 +16,11 @@ const Query = z.object({
     .openapi({ description: "Comma-separated kinds", example: "observation,reflection" }),
   since: IsoTime.optional(),
   until: IsoTime.optional(),
+  asOf: IsoTime.optional().openapi({
+    description:
+      "The stream as it stood at this time: memories created at or before it, each with supersededBy/validUntil only when its replacement existed by then and lastAccessedAt as last known before it (else its createdAt)",
+    example: "2026-02-01T00:00:00Z",
+  }),
   metadata: z
     .string()
     .optional()
@@ -44,7 +49,7 @@ const route = createRoute({
   tags: ["memories"],
   summary: "List memories, newest first (cursor-paginated)",
   description:
-    "Lists the agent's memories newest first, with optional filters (kind, time range, metadata). Pass the answer's `nextCursor` back as `cursor` for the next page; `null` means there is none. Nothing is ranked or touched: use `retrieve` to ask what matters.",
+    "Lists the agent's memories newest first, with optional filters (kind, time range, metadata). Pass the answer's `nextCursor` back as `cursor` for the next page; `null` means there is none. Nothing is ranked or touched: use `retrieve` to ask what matters. With `asOf`, the stream as it stood then (memories deleted since are gone for good).",
   request: { params: AgentParam, query: Query },
   responses: {
     200: json(z.object({ memories: z.array(MemorySchema), nextCursor: z.string().nullable() }), "A page", {

@@ -1,4 +1,5 @@
 import { and, type SQL, sql } from "drizzle-orm";
+import { accessAsOfSql } from "../../as-of";
 import { filterConditions } from "../../filters";
 import { importanceSql, recencySql } from "../ranking/components";
 import { relevanceSql } from "../ranking/relevance/relevance";
@@ -15,11 +16,13 @@ export function candidateCtes(p: RankParams, extra: SQL = sql``): SQL {
   const tw = timeWindowSql(p.timeWindow, filtered);
   const where = tw.cond ? and(filtered, tw.cond) : filtered;
   // No filter and no window: the candidates are the agent's whole stream (relevance reads it by table).
-  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh, !narrowed(p));
+  // As of a time, the last access known to precede it; fused relevance's rows carry it as theirs.
+  const access = p.asOf ? accessAsOfSql(p.asOf) : sql`memories.last_accessed_at`;
+  const rel = relevanceSql(p.agentId, p.query, p.lexical, where, p.fresh, !narrowed(p), access);
   return sql`
     WITH ${tw.cte} ${rel.ctes} cand AS MATERIALIZED (
       SELECT memories.id ${extra},
-        ${recencySql(p, sql`memories.last_accessed_at`)} AS rec,
+        ${recencySql(p, rel.source ? sql`memories.last_accessed_at` : access)} AS rec,
         ${importanceSql(sql`memories.importance`)} AS imp,
         ${rel.expr} AS rel
       ${rel.source ? sql`FROM ${rel.source}` : sql`FROM memories ${rel.join} WHERE ${where}`}

@@ -20,6 +20,12 @@ export type RankParams = {
    */
   timeWindow?: { start: Date; end: Date } | null;
   now: Date;
+  /**
+   * Recall as of this time (../../as-of.ts): recency reads the last access known to precede it.
+   * The caller also cuts the candidates at it (`filters.until`), which sends the request to the
+   * statements that score every candidate (full, sections).
+   */
+  asOf?: Date;
   decay: number;
   /** The time unit `decay` applies per; absent = hour (the paper's). */
   recencyUnit?: RecencyUnit;

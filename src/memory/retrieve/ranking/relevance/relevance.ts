@@ -53,6 +53,8 @@ export function relevanceSql(
   where: SQL | undefined,
   fresh: FreshVector[] = [],
   whole: boolean | RelevanceRows = false,
+  /** The last-access column filtered rows carry (as of a time: ../../../as-of.ts). */
+  access: SQL = sql`memories.last_accessed_at`,
 ): RelevanceSql {
   const rows: RelevanceRows = whole === true ? "whole" : whole === false ? "filtered" : whole;
   const f = vector
@@ -86,7 +88,7 @@ export function relevanceSql(
     : rows === "whole" && vector
       ? wholeStreamBase(agentId, vector, where, fresh.length > 0, form !== null)
       : sql`
-      SELECT memories.id, memories.kind, memories.last_accessed_at, memories.importance,
+      SELECT memories.id, memories.kind, ${access} AS last_accessed_at, memories.importance,
         memories.created_at AS at, ${cosine} AS cos,${form ? sql` ${formComponentSql(f.embedding)} AS cf,` : sql``} ${lexicalColumns}
       FROM memories ${embeddings}
       WHERE ${where}`;
