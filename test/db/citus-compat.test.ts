@@ -104,7 +104,7 @@ describe("Citus-compatible schema and queries", () => {
       for (const name of COORDINATOR_TABLES)
         expect({ name, type: of.get(name)?.type }).toEqual({ name, type: "reference" });
       // An HNSW index created on the coordinator (as `npm run index:create` does) lands on every
-      // shard, as does the lexical GIN index of migration 0016.
+      // shard, as does the lexical GIN index of migration 0024.
       const ix = { model: uniq("citus-shards"), dimensions: 3, storage: "vector" as const };
       await db.execute(sql.raw(createHnswIndexSql(ix, { m: 16, efConstruction: 64 })));
       const [shards] = await queryRows<{ n: number }>(
@@ -119,7 +119,7 @@ describe("Citus-compatible schema and queries", () => {
         return res.reduce((n, r) => n + Number(r.result), 0);
       };
       expect(shards?.n).toBeGreaterThan(1);
-      expect(await onWorkers("memories_agent_terms_idx_")).toBe(shards?.n);
+      expect(await onWorkers("memories_agent_lexemes_idx_")).toBe(shards?.n);
       expect(await onWorkers(`${hnswIndexName(ix)}_`)).toBe(shards?.n);
     },
   );

@@ -29,7 +29,12 @@ describe("read your own writes", () => {
   let off: TestSystem;
   beforeAll(async () => {
     // The offline embedder, as a new user without an API key has it.
-    t = await startTestSystem({ env: { EMBEDDING_PROVIDER: "offline" }, enrichment: noEnrichment });
+    // The inline bound (500 ms) is the product's; here it is wide, so a busy machine cannot turn
+    // the ranking under test into the bound's fallback (a test of the bound would set it small).
+    t = await startTestSystem({
+      env: { EMBEDDING_PROVIDER: "offline", MEMSTREAM_RETRIEVE_EMBED_PENDING_MS: "30000" },
+      enrichment: noEnrichment,
+    });
     off = await startTestSystem({
       env: { EMBEDDING_PROVIDER: "offline", MEMSTREAM_RETRIEVE_EMBED_PENDING: "0" },
       enrichment: noEnrichment,

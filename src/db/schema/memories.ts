@@ -84,15 +84,23 @@ export const memories = pgTable(
     // Index endpoints give the fast path exact recency bounds and its most recent candidates.
     // It makes the touch a non-HOT update, which stays cheap because memories has no vectors.
     index("memories_agent_accessed_idx").on(t.agentId, t.lastAccessedAt.desc()),
-    // Lexical candidates: the memories of an agent holding a query's lexemes, by GIN (btree_gin
-    // for the agent key, so a lookup intersects the agent with the lexemes' postings). It adds
-    // entries to every row version, touches included (~17 per memory, to the pending list):
+    // Lexical candidates: the memories of an agent holding a query's lexemes, by GIN keyed by
+    // agent and lexeme (migration 0024), so a lookup reads one agent's postings of one lexeme. It
+    // adds entries to every row version, touches included (~16 per memory, to the pending list):
     // measured against a table of its own that only inserts write (docs/adr/0024).
-    index("memories_agent_terms_idx").using("gin", t.agentId, t.descriptionTsv),
+    index("memories_agent_lexemes_idx").using(
+      "gin",
+      sql`memstream_agent_lexemes(${t.agentId}, ${t.descriptionTsv})`,
+    ),
     // Releasing the memories a deleted one had replaced (release-superseded.ts) finds them by it.
     index("memories_agent_superseded_by_idx")
       .on(t.agentId, t.supersededBy)
       .where(sql`${t.supersededBy} IS NOT NULL`),
+    // Deleting memories deletes the reflections and lessons citing them (derived/delete-derived.ts):
+    // only memories that cite anything are indexed, by agent and cited id.
+    index("memories_agent_citations_idx")
+      .using("gin", t.agentId, t.citations)
+      .where(sql`cardinality(${t.citations}) > 0`),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)

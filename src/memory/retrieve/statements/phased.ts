@@ -3,7 +3,14 @@ import { filterConditions } from "../../filters";
 import { lexiconStatsSql } from "../../lexicon/stats";
 import { type HnswIndex, hnswExpression, literal } from "../hnsw-index";
 import { importanceSql, recencySql } from "../ranking/components";
-import { bm25IdfSql, bm25TermSql, lexHead, quotedLexeme } from "../ranking/relevance/bm25";
+import {
+  agentLexemeKey,
+  agentLexemesMatch,
+  bm25IdfSql,
+  bm25TermSql,
+  lexHead,
+  quotedLexeme,
+} from "../ranking/relevance/bm25";
 import {
   CONTEXT_SHARE,
   HYBRID_VECTOR_SHARE,
@@ -129,7 +136,7 @@ export function phasedRankQuery(
       FROM lex_terms t CROSS JOIN LATERAL (
         SELECT m.id, length(m.description_tsv)::float8 AS dl
         FROM memories m
-        WHERE m.agent_id = ${agent} ${inWindow("m")} AND m.description_tsv @@ ${lexemeQuery("t.t")}
+        WHERE ${agentLexemesMatch("m", agent, "@>", sql`ARRAY[${agentLexemeKey(agent, sql`t.t`)}]`, p.singleNode === true)} ${inWindow("m")}
         LIMIT ${sizes.postingsCap + 1}
       ) x
     ),
@@ -186,7 +193,7 @@ export function phasedRankQuery(
     }
     s_rows AS MATERIALIZED (
       SELECT m.id, x.seed, x.others, m.created_at AS at, m.last_accessed_at, m.importance,
-        ${cosineSql(fresh.embedding, q)} AS cos,
+        ${index ? cosineSql(fresh.embedding, q) : sql`coalesce(1 - e.d, ${hasFresh ? cosineSql(sql`fresh.embedding`, q) : sql`NULL::float8`})`} AS cos,
         CASE WHEN m.description_tsv @@ (SELECT q FROM lex_query) THEN coalesce((
           SELECT sum(${bm25("u.tf", "length(m.description_tsv)")} ORDER BY u.lexeme)
           FROM (SELECT v.lexeme, greatest(cardinality(v.positions), 1)::float8 AS tf
@@ -199,10 +206,15 @@ export function phasedRankQuery(
         SELECT id, created_at, last_accessed_at, importance, description_tsv FROM memories
         WHERE agent_id = ${agent} AND id = x.id OFFSET 0
       ) m
-      LEFT JOIN LATERAL (
+      ${
+        index
+          ? sql`LEFT JOIN LATERAL (
         SELECT embedding FROM memory_embeddings
         WHERE agent_id = ${agent} AND memory_id = x.id AND model = ${q.model} AND dimensions = ${q.dimensions} OFFSET 0
-      ) e ON true
+      ) e ON true`
+          : // The scan of the agent's vectors already has every distance: no vector is read twice.
+            sql`LEFT JOIN vec_all e ON e.id = x.id`
+      }
       ${fresh.join}
     ),
     rb AS MATERIALIZED (

@@ -68,7 +68,7 @@ export function relevanceSql(
   if (!lexical) return { ctes: f.cte, join: embeddings, expr: cosine };
   if (lexical.kind === "lexical") {
     return {
-      ctes: sql`${f.cte}${lexHead(lexical.text)}${bm25Ctes(standalonePostings(where), lexStatsOf(where))}`,
+      ctes: sql`${f.cte}${lexHead(lexical.text)}${bm25Ctes(standalonePostings(agentId, where), lexStatsOf(where))}`,
       join: sql`LEFT JOIN lex ON lex.id = memories.id`,
       expr: sql`coalesce(lex.score, 0)`,
     };
@@ -93,7 +93,7 @@ export function relevanceSql(
       FROM memories ${embeddings}
       WHERE ${where}`;
   const lex = indexed
-    ? bm25Ctes(standalonePostings(where), lexiconStatsSql(agentId))
+    ? bm25Ctes(standalonePostings(agentId, where), lexiconStatsSql(agentId))
     : bm25Ctes(
         basePostings,
         sql`SELECT count(*)::float8 AS n, avg(dl)::float8 AS avgdl FROM rel_base`,
