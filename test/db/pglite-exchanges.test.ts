@@ -52,36 +52,32 @@ describe("embedded PGlite's two connections", () => {
     expect(done.indexOf("api")).toBeLessThan(3);
   });
 
+  // Last: it ends the workers' connection of this file's database.
   it("leave the backend free when a connection drops inside a transaction", async () => {
-    const other = await openDatabase({ url: null, dataDir: "memory://" });
-    try {
-      let entered: () => void = () => {};
-      const inside = new Promise<void>((r) => {
-        entered = r;
-      });
-      let release: (e: Error) => void = () => {};
-      const never = new Promise<void>((_, reject) => {
-        release = reject;
-      });
-      // Not committed before its connection drops.
-      const held = other.background
-        .transaction(async (tx) => {
-          await tx.execute(sql`SELECT 1`);
-          entered();
-          await never;
-        })
-        .catch(() => {});
-      await inside;
-      // The workers' connection closes mid-transaction: its transaction is rolled back, the API's
-      // connection is served again.
-      await (other.background as unknown as { $client: { end(o: object): Promise<void> } }).$client.end({
-        timeout: 0,
-      });
-      expect(await one(other.db, sql`SELECT 2 AS v`)).toEqual({ v: 2 });
-      release(new Error("done"));
-      await held;
-    } finally {
-      await other.close();
-    }
+    let entered: () => void = () => {};
+    const inside = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release: (e: Error) => void = () => {};
+    const never = new Promise<void>((_, reject) => {
+      release = reject;
+    });
+    // Not committed before its connection drops.
+    const held = database.background
+      .transaction(async (tx) => {
+        await tx.execute(sql`SELECT 1`);
+        entered();
+        await never;
+      })
+      .catch(() => {});
+    await inside;
+    // The workers' connection closes mid-transaction: its transaction is rolled back, the API's
+    // connection is served again.
+    await (database.background as unknown as { $client: { end(o: object): Promise<void> } }).$client.end({
+      timeout: 0,
+    });
+    expect(await one(database.db, sql`SELECT 2 AS v, ${"x"}::text AS w`)).toEqual({ v: 2, w: "x" });
+    release(new Error("done"));
+    await held;
   });
 });
