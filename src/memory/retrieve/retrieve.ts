@@ -96,6 +96,24 @@ export type RankingReport = ResolvedRanking & {
   superseded: number;
   plan: Statement;
   planReason: string;
+  /** How the ranking ran as a rank profile's phases (docs/adr/0032). */
+  phases: RankPhases;
+};
+
+/** A step applied to the first phase's best, in order (docs/adr/0032). */
+export type RankStep = "neighbours" | "versions" | "duplicates";
+
+/**
+ * The rank profile as it ran: where the formula's candidates came from (the whole stream, or
+ * seeds from the indexes: how many each list contributes at most), how many memories the
+ * formula scored, and the steps after it: contextual relevance's neighbour mixing, the version
+ * lift, duplicate collapse.
+ */
+export type RankPhases = {
+  first: "stream" | "indexes";
+  seeds: { vector: number; lexical: number; recent: number; far: number; vectorFrom: "hnsw" | "scan" } | null;
+  scored: number;
+  steps: RankStep[];
 };
 
 /**
@@ -281,9 +299,35 @@ export async function retrieve(
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
+      phases: phasesOf(ran, Number(rows[0]?.candidates ?? 0), [
+        ...(params.lexical?.kind === "contextual" ? (["neighbours"] as const) : []),
+        ...(lift && (ran.statement === "full" || ran.statement === "phased") ? (["versions"] as const) : []),
+        ...(collapse ? (["duplicates"] as const) : []),
+      ]),
     },
     candidates: Number(rows[0]?.candidates ?? 0),
   };
+}
+
+/** The phases a plan ran (RankPhases): the phased plan's seeds from indexes, else the stream. */
+function phasesOf(ran: Plan, scored: number, steps: RankStep[]): RankPhases {
+  if (ran.statement === "phased") {
+    const s = ran.sizes;
+    return {
+      first: "indexes",
+      seeds: {
+        vector: s.vector,
+        lexical: s.lexical,
+        recent: s.recent,
+        far: s.far,
+        vectorFrom: ran.index ? "hnsw" : "scan",
+      },
+      scored,
+      steps,
+    };
+  }
+  // The fast search reads its candidates from indexes in rounds; every other statement from the stream.
+  return { first: ran.statement === "fast" ? "indexes" : "stream", seeds: null, scored, steps };
 }
 
 /**

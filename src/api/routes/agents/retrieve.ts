@@ -238,6 +238,12 @@ const route = createRoute({
           superseded: 0,
           plan: "full",
           planReason: "relevance contextual: every memory scored",
+          phases: {
+            first: "stream",
+            seeds: null,
+            scored: 1240,
+            steps: ["neighbours", "versions", "duplicates"],
+          },
         },
       },
     ),
