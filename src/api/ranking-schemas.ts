@@ -169,12 +169,9 @@ export const RankPhases = z
         description:
           "The first phase's lists (plan phased); each seed's previous and next memory join it for contextual relevance. Null for other plans",
       }),
-    scored: z
-      .number()
-      .int()
-      .openapi({
-        description: "Memories the formula scored (seeds and their neighbours, or the candidate set)",
-      }),
+    scored: z.number().int().openapi({
+      description: "Memories the formula scored (seeds and their neighbours, or the candidate set)",
+    }),
     steps: z.array(z.enum(["neighbours", "versions", "duplicates"])).openapi({
       description:
         "Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; duplicates = copies took one place",
@@ -213,6 +210,24 @@ export const RetrieveRanking = RankingInForce.extend({
     example: "relevance contextual: every memory scored",
   }),
   phases: RankPhases,
+  rules: z
+    .object({
+      language: z.enum(["en", "other"]).openapi({
+        description:
+          "The query's language as the rules read it: English, or another (letters mostly outside the Latin script, or another language's function words outnumbering English ones)",
+      }),
+      focus: z.boolean().openapi({
+        description: "Whether the time focus (and so the version lift) was read from the query's words",
+      }),
+      timeFilter: z.boolean().openapi({
+        description:
+          "Whether the time filter looked for a time expression in the query (on, and the query English)",
+      }),
+    })
+    .openapi({
+      description:
+        "The word rules that ran: the time focus and the time filter read English only; for another language the formula alone ranks (focus none, no time window)",
+    }),
 }).openapi("RetrieveRanking", {
   description:
     "The ranking values in force (request, else the agent's defaults, else the preset), the time window applied, and which statement ranked and why",

@@ -19,6 +19,7 @@ import type { FastThresholds } from "./fast-thresholds";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
 import { findHnswIndex, type HnswIndex, hnswIndexName } from "./hnsw-index";
+import { queryLanguage, type RankingRules } from "./language";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
@@ -98,6 +99,8 @@ export type RankingReport = ResolvedRanking & {
   planReason: string;
   /** How the ranking ran as a rank profile's phases (docs/adr/0032). */
   phases: RankPhases;
+  /** The query's language and which word rules (time focus, time filter) ran for it (language.ts). */
+  rules: RankingRules;
 };
 
 /** A step applied to the first phase's best, in order (docs/adr/0032). */
@@ -185,13 +188,20 @@ export async function retrieve(
       : [],
   ]);
   const now = asOf ?? (input.now ? new Date(input.now) : deps.clock.now());
-  const focus = timeFocus(input.query);
+  // The word rules read English only (language.ts): elsewhere the formula alone ranks.
+  const language = queryLanguage(input.query);
+  const rules: RankingRules = {
+    language,
+    focus: language === "en",
+    timeFilter: ranking.timeFilter && language === "en",
+  };
+  const focus = rules.focus ? timeFocus(input.query) : "none";
   // Versions need a vector per memory to compare, and are not a sectioned ranking's.
   const lift = ranking.versions && query && !sections ? liftOf(focus) : undefined;
   const params: RankParams = {
     agentId,
     filters,
-    timeWindow: queryTimeWindow(ranking.timeFilter, input.query, now),
+    timeWindow: queryTimeWindow(rules.timeFilter, input.query, now),
     query,
     fresh: freshVectors.filter(
       (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
@@ -299,6 +309,7 @@ export async function retrieve(
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
+      rules,
       phases: phasesOf(ran, Number(rows[0]?.candidates ?? 0), [
         ...(params.lexical?.kind === "contextual" ? (["neighbours"] as const) : []),
         ...(lift && (ran.statement === "full" || ran.statement === "phased") ? (["versions"] as const) : []),

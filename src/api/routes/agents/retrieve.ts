@@ -244,6 +244,7 @@ const route = createRoute({
             scored: 1240,
             steps: ["neighbours", "versions", "duplicates"],
           },
+          rules: { language: "en", focus: true, timeFilter: true },
         },
       },
     ),
