@@ -218,7 +218,6 @@ export async function retrieve(
     // Asking about the past changes nothing.
     touch: asOf ? false : (input.touch ?? RETRIEVE_DEFAULTS.touch),
     sections,
-    singleNode: !(deps.retrieval?.distributed ?? false),
   };
   const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
   const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;
