@@ -11,6 +11,7 @@ import { observeRequests } from "./observe";
 import { BEARER_SCHEME, openApiInfo } from "./openapi-info";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
+import { registerGetErasure } from "./routes/agents/erasure";
 import { registerFeedback } from "./routes/agents/feedback";
 import { registerForget } from "./routes/agents/forget";
 import { registerListLessons } from "./routes/agents/lessons";
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps) {
   registerUpdateMemory(app, deps);
   registerDeleteMemory(app, deps);
   registerEraseAgent(app, deps);
+  registerGetErasure(app, deps);
   registerAgentStats(app, deps);
   registerRetrieve(app, deps);
   registerFeedback(app, deps);

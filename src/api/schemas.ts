@@ -274,3 +274,11 @@ export const ReflectionRunSchema = z
     finishedAt: z.string().nullable(),
   })
   .openapi("ReflectionRun");
+
+/** Reflections and lessons deleted with their evidence, per kind (docs/adr/0034). */
+export const DerivedDeleted = z
+  .object({ reflection: z.number().int().optional(), lesson: z.number().int().optional() })
+  .openapi("DerivedDeleted", {
+    description:
+      "Reflections and lessons deleted with the memories they cite (and what cites those), per kind; kinds with none left out",
+  });

@@ -32,6 +32,8 @@ export const AGENT_TABLES = [
 export const REFERENCE_TABLES = [
   // Erase tombstones: keyed by agent but read across agents (the erase horizon, docs/adr/0027).
   "agent_erasures",
+  // Erasure receipts: outlive the agent's data, read by id (docs/adr/0034).
+  "erasure_receipts",
   "github_deliveries",
   "github_imports",
 ] as const;

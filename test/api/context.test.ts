@@ -152,17 +152,16 @@ describe("format text", () => {
     ].join("\n");
     expect((await retrieve(agent, { ...BY_IMPORTANCE, format: "text" })).context?.text).toBe(expected);
 
-    // A deleted source: the reflection stays, its line says one source is gone.
-    expect((await t.call("DELETE", `/v1/agents/${agent}/memories/${b?.id}`)).status).toBe(204);
+    // A deleted source: the reflection drawn from it goes with it (docs/adr/0034).
+    expect((await t.call("DELETE", `/v1/agents/${agent}/memories/${b?.id}`)).status).toBe(200);
     const after = await retrieve(agent, { ...BY_IMPORTANCE, format: "text" });
     expect(after.context?.text).toBe(
       [
         "Relevant memories (most relevant first):",
         "- [2026-01-10 09:30 UTC] (observation) CI failed on main after the merge",
-        "- [2026-01-10 11:00 UTC] (reflection) ★ Main breaks after merges [cites 2, 1 gone]",
       ].join("\n"),
     );
-    expect(after.memories.find((m) => m.id === r?.id)?.missingCitations).toEqual([b?.id]);
+    expect(after.memories.find((m) => m.id === r?.id)).toBeUndefined();
   });
 
   it("uses the configured encoding", async () => {

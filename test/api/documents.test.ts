@@ -220,7 +220,7 @@ describe("listing, deleting and retrieving documents", () => {
     expect(rest).toMatchObject({ documents: [{ source: "b.md", sections: 1 }], next: null });
 
     const del = await t.call("DELETE", `${path(agent)}/documents?source=a.md`, undefined, admin);
-    expect(await del.json()).toEqual({ source: "a.md", deleted: 3 });
+    expect(await del.json()).toEqual({ source: "a.md", deleted: 3, derived: {} });
     expect(await sectionsOf(agent, "a.md")).toHaveLength(0);
     expect(await sectionsOf(agent, "b.md")).toHaveLength(1);
     const left = await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent));

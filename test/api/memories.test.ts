@@ -417,7 +417,7 @@ describe("list, get, patch, delete, erase, stats", () => {
       404,
       "not_found",
     );
-    expect((await t.call("DELETE", `${agentPath(a)}/memories/${m.id}`)).status).toBe(204);
+    expect((await t.call("DELETE", `${agentPath(a)}/memories/${m.id}`)).status).toBe(200);
     await expectError(await t.call("DELETE", `${agentPath(a)}/memories/${m.id}`), 404, "not_found");
     await expectError(await t.call("GET", `${agentPath(a)}/memories/${m.id}`), 404, "not_found");
   });
@@ -445,7 +445,10 @@ describe("list, get, patch, delete, erase, stats", () => {
       forgotten: 0,
       retainedAt: null,
     });
-    expect(await (await t.call("DELETE", agentPath(a))).json()).toEqual({ deleted: 3 });
+    expect(await (await t.call("DELETE", agentPath(a))).json()).toEqual({
+      deleted: 3,
+      erasureId: expect.stringMatching(/^era_/),
+    });
     expect(((await (await t.call("GET", `${agentPath(a)}/stats`)).json()) as { total: number }).total).toBe(
       0,
     );

@@ -20,6 +20,7 @@ function shownString(heading: string, before: RegExp): string {
 }
 
 type Retrieved = { retrievalId: string; memories: { id: string }[] };
+type Erased = { erasureId: string };
 
 /**
  * The README's placeholders filled from the retrieve answered last, as a reader would: `ret_…` is its
@@ -72,9 +73,15 @@ describe("README: every other example, in order, against the zero-config server"
     expect(curls.length).toBeGreaterThanOrEqual(10);
     const answers: { c: Curl; status: number; json: unknown }[] = [];
     let retrieved: Retrieved | null = null;
+    let erased: Erased | null = null;
     for (const c of curls) {
-      const r = await run({ ...c, body: filled(c.body, retrieved) });
+      // Placeholders in the path as well: `mem_a…` from the retrieve before, `era_…` from the erase before.
+      const path = c.path
+        .replace(/mem_[a-z]…/g, (p) => String(filled(p, retrieved)))
+        .replace("era_…", erased?.erasureId ?? "era_…");
+      const r = await run({ ...c, path, body: filled(c.body, retrieved) });
       if (c.path.endsWith("/retrieve")) retrieved = r.json as Retrieved;
+      if (c.method === "DELETE" && /^\/v1\/agents\/[^/]+$/.test(c.path)) erased = r.json as Erased;
       answers.push({ c, ...r });
       expect({ command: `${c.method} ${c.path}`, status: r.status }).toEqual({
         command: `${c.method} ${c.path}`,
@@ -99,6 +106,13 @@ describe("README: every other example, in order, against the zero-config server"
     // Recall as of a time: only what was written by then.
     const asOf = answer("Recall as of a time: `asOf`", /\/retrieve$/).memories as { description: string }[];
     expect(asOf.map((m) => m.description)).toEqual([shownString("Recall as of a time: `asOf`", /# → /)]);
+    // Deletion reaches what was derived: the reflection citing the deleted memory is counted; the receipt counts.
+    const DERIVED = "Deletion reaches what was derived";
+    expect(answer(DERIVED, /\/memories\/mem_/)).toMatchObject({
+      kind: "observation",
+      derived: { reflection: 1 },
+    });
+    expect(answer(DERIVED, /\/erasures\//)).toMatchObject({ epoch: 1, rows: { memories: 1 } });
     // Retention: the dry run reports the agent's policy, as set just before.
     const settings = curls.find((c) => c.path.endsWith("/settings"))?.body as { retention: unknown };
     expect(answer("Retention: forgetting on purpose", /\/forget$/)).toMatchObject({

@@ -333,7 +333,7 @@ describe("threshold trigger", () => {
 });
 
 describe("deleting and erasing", () => {
-  it("a reflection keeps its citations when a cited memory is deleted, and says which are gone", async () => {
+  it("a reflection is deleted with a memory it cites, and the answer counts it", async () => {
     const agent = uniq("gone");
     const seeded = await seed(agent, OBSERVATIONS);
     t.stub.scriptChat([QUESTIONS, "1. Ada is thorough (because of 1, 2)", "none", "none"]);
@@ -345,12 +345,13 @@ describe("deleting and erasing", () => {
     expect(cited).toHaveLength(2);
     expect(seeded.map((m) => m.id)).toEqual(expect.arrayContaining(cited));
 
-    expect((await t.call("DELETE", `/v1/agents/${agent}/memories/${cited[0]}`)).status).toBe(204);
-    const got = (await (await t.call("GET", `/v1/agents/${agent}/memories/${reflection?.id}`)).json()) as Mem;
-    expect(got.citations).toEqual(cited);
-    expect(got.missingCitations).toEqual([cited[0]]);
-    const [listed] = await reflections(agent);
-    expect(listed?.missingCitations).toEqual([cited[0]]);
+    const res = await t.call("DELETE", `/v1/agents/${agent}/memories/${cited[0]}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: cited[0], derived: { reflection: 1 } });
+    expect((await t.call("GET", `/v1/agents/${agent}/memories/${reflection?.id}`)).status).toBe(404);
+    expect(await reflections(agent)).toEqual([]);
+    // The other cited memory stays: only what was derived goes.
+    expect((await t.call("GET", `/v1/agents/${agent}/memories/${cited[1]}`)).status).toBe(200);
   });
 
   it("erasing an agent erases its reflections and runs", async () => {

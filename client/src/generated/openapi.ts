@@ -41,7 +41,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a memory (for good: queued enrichment never brings it back)
-         * @description Deletes the memory and its vectors in one transaction. A job already queued for it finds no row and does nothing, so the memory never comes back. Reflections that cite it keep their text and citation ids.
+         * @description Deletes the memory and its vectors in one transaction, and in the same transaction the reflections and lessons derived from it: every reflection or lesson citing it, then whatever cites those (docs/adr/0034). A job already queued for any of them finds no row and does nothing, so nothing comes back. Answers the memory's kind and the derived memories deleted per kind.
          */
         delete: operations["deleteMemory"];
         options?: never;
@@ -65,9 +65,29 @@ export interface paths {
         post?: never;
         /**
          * Erase an agent's whole stream (memories, vectors, reflections)
-         * @description Deletes every memory of the agent (observations, reflections, plans, outcomes, lessons, document sections), their vectors and the agent's settings and run history; answers how many memories were deleted. It cannot be undone.
+         * @description Deletes every memory of the agent (observations, reflections, plans, outcomes, lessons, document sections), their vectors and the agent's settings and run history; answers how many memories were deleted and the id of the erasure's receipt (GET /v1/agents/{agentId}/erasures/{id}: counts per table and kind, the epoch, the pending work cancelled; no content; kept after the data is gone). It cannot be undone.
          */
         delete: operations["eraseAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of an agent's erasure (counts, no content)
+         * @description What `DELETE /v1/agents/{agentId}` removed, by the `erasureId` it answered (as `id`): when, the epoch it began, rows removed per table and the pending work it cancelled. Counts only, never content; kept after the data is gone (docs/adr/0034).
+         */
+        get: operations["getErasureReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -372,12 +392,12 @@ export interface paths {
         put?: never;
         /**
          * Import a document (markdown, HTML or text) as sections
-         * @description Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment).
+         * @description Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment); reflections and lessons citing a removed section are deleted with it (`derived`).
          */
         post: operations["importDocument"];
         /**
          * Delete a document source and all its sections
-         * @description Deletes every section memory imported from `source` (and their vectors); other memories are untouched. Answers how many sections were removed (0 when the source is unknown).
+         * @description Deletes every section memory imported from `source` (and their vectors); in the same transaction the reflections and lessons citing them (and what cites those) are deleted too; other memories are untouched. Answers how many sections were removed (0 when the source is unknown) and the derived memories deleted per kind.
          */
         delete: operations["deleteDocument"];
         options?: never;
@@ -532,6 +552,30 @@ export interface components {
              */
             metadata?: {
                 [key: string]: unknown;
+            };
+        };
+        /** @description Reflections and lessons deleted with the memories they cite (and what cites those), per kind; kinds with none left out */
+        DerivedDeleted: {
+            reflection?: number;
+            lesson?: number;
+        };
+        ErasureReceipt: {
+            id: string;
+            agentId: string;
+            /** @description The agent's erase count after this one */
+            epoch: number;
+            erasedAt: string;
+            /** @description Rows removed per table, cascades included */
+            rows: {
+                [key: string]: number;
+            };
+            /** @description Memories removed per kind */
+            memoriesByKind: {
+                [key: string]: number;
+            };
+            /** @description Pending work that writes nothing now: `enrichment` (memories whose importance or vector was not done), `reflectionRuns` (runs still running) */
+            cancelled: {
+                [key: string]: number;
             };
         };
         AgentStats: {
@@ -1126,6 +1170,7 @@ export interface components {
             created: number;
             kept: number;
             deleted: number;
+            derived: components["schemas"]["DerivedDeleted"];
             unchanged: boolean;
         };
         /**
@@ -1565,12 +1610,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
-            204: {
+            /** @description Deleted, with what was derived from it */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *       "kind": "observation",
+                     *       "derived": {
+                     *         "reflection": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        kind: string;
+                        derived: components["schemas"]["DerivedDeleted"];
+                    };
+                };
             };
             /** @description Invalid input; `details.field` names the field (`invalid_request`) */
             400: {
@@ -1769,11 +1829,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "deleted": 120
+                     *       "deleted": 120,
+                     *       "erasureId": "era_3n8x0q4w7f2k9d1c5b6a"
                      *     }
                      */
                     "application/json": {
                         deleted: number;
+                        /** @description The receipt: GET /v1/agents/{agentId}/erasures/{id} */
+                        erasureId: string;
                     };
                 };
             };
@@ -1806,6 +1869,101 @@ export interface operations {
             };
             /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getErasureReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "era_3n8x0q4w7f2k9d1c5b6a",
+                     *       "agentId": "npc-42",
+                     *       "epoch": 1,
+                     *       "erasedAt": "2026-02-14T09:00:00.000Z",
+                     *       "rows": {
+                     *         "memories": 120,
+                     *         "memory_embeddings": 118,
+                     *         "outcomes": 0,
+                     *         "lesson_revisions": 0,
+                     *         "reflection_runs": 2,
+                     *         "agent_settings": 1,
+                     *         "documents": 0,
+                     *         "retrieval_log": 14
+                     *       },
+                     *       "memoriesByKind": {
+                     *         "observation": 112,
+                     *         "reflection": 8
+                     *       },
+                     *       "cancelled": {
+                     *         "enrichment": 2,
+                     *         "reflectionRuns": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureReceipt"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3786,6 +3944,7 @@ export interface operations {
                      *       "created": 2,
                      *       "kept": 0,
                      *       "deleted": 0,
+                     *       "derived": {},
                      *       "unchanged": false,
                      *       "importedAt": "2026-02-13T18:00:00.000Z"
                      *     }
@@ -3881,12 +4040,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "source": "docs/deploy.md",
-                     *       "deleted": 2
+                     *       "deleted": 2,
+                     *       "derived": {
+                     *         "reflection": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
                         source: string;
                         deleted: number;
+                        derived: components["schemas"]["DerivedDeleted"];
                     };
                 };
             };

@@ -1,6 +1,7 @@
 export * from "./agent-erasures";
 export * from "./agent-settings";
 export * from "./documents";
+export * from "./erasure-receipts";
 export * from "./github-deliveries";
 export * from "./github-event-keys";
 export * from "./github-imports";

@@ -96,6 +96,11 @@ export const memories = pgTable(
     index("memories_agent_superseded_by_idx")
       .on(t.agentId, t.supersededBy)
       .where(sql`${t.supersededBy} IS NOT NULL`),
+    // Deleting memories deletes the reflections and lessons citing them (derived/delete-derived.ts):
+    // only memories that cite anything are indexed, by agent and cited id.
+    index("memories_agent_citations_idx")
+      .using("gin", t.agentId, t.citations)
+      .where(sql`cardinality(${t.citations}) > 0`),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)

@@ -4,10 +4,10 @@ import { documents, memories } from "../../db/schema";
 import { Invalid } from "../../lib/errors";
 import { createMemories, type NewMemoryInput } from "../create-memories";
 import type { MemoryDeps } from "../deps";
+import { type DerivedCounts, deleteDerived } from "../derived/delete-derived";
 import { importanceGivenSql } from "../enrichment/reset";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { LIMITS } from "../limits";
-import { releaseSuperseded } from "../supersede";
 import type { TextWork } from "../text/text-work";
 import { inMemoryTransaction, type Tx } from "../transaction";
 import { sectionsOf } from "./sections-of";
@@ -41,6 +41,8 @@ export type DocumentImport = {
   created: number;
   kept: number;
   deleted: number;
+  /** Reflections and lessons deleted with the removed sections, per kind (derived/delete-derived.ts). */
+  derived: DerivedCounts;
   /** True when the previous version was identical: nothing was written. */
   unchanged: boolean;
   importedAt: string;
@@ -92,6 +94,7 @@ export async function importDocument(
         created: 0,
         kept: inputs.length,
         deleted: 0,
+        derived: {},
         unchanged: true,
         importedAt: previous.importedAt.toISOString(),
       };
@@ -117,7 +120,8 @@ export async function importDocument(
         .delete(memories)
         .where(and(eq(memories.agentId, agentId), inArray(memories.id, leftover.slice(i, i + 1000))));
     }
-    await releaseSuperseded(tx, agentId, leftover);
+    // Sections gone from the new version take what was derived from them (delete-derived.ts).
+    const derived = await deleteDerived(tx, agentId, leftover);
     await createMemories(memory, agentId, fresh);
     await tx
       .update(documents)
@@ -136,6 +140,7 @@ export async function importDocument(
       created: fresh.length,
       kept: kept.length,
       deleted: leftover.length,
+      derived,
       unchanged: false,
       importedAt: now.toISOString(),
     };

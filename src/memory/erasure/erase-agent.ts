@@ -1,8 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
-import { agentSettings, documents, reflectionRuns, retrievalLog } from "../../db/schema";
+import { erasureReceipts } from "../../db/schema";
+import { newId } from "../../lib/ids";
 import type { MemoryDeps } from "../deps";
+import { FIELDS } from "../enrichment/fields";
 import { lockAgentExclusive } from "./guard";
+import type { ErasureReceipt } from "./receipt";
 
 /**
  * Erases an agent's whole stream (memories, vectors, outcomes, lessons, reflections, runs,
@@ -11,35 +14,86 @@ import { lockAgentExclusive } from "./guard";
  * retention run) writes nothing after it (docs/adr/0027). The agent id stays usable: a write
  * after the erase starts the next epoch's stream.
  *
+ * It also leaves a receipt (docs/adr/0034), in the same transaction: when, the epoch, rows removed
+ * per table (what cascades from memories counted before the delete) and the pending work it
+ * cancelled (enrichment not yet done, reflection runs still running: their jobs end writing
+ * nothing). Counts only, no content; the receipt is never deleted.
+ *
  * Lock order (no deadlock with retrieve's touch or retention): the agent's lock first, then the
  * memories in id order (`COLLATE "C"`, as the touch and retention lock them), then the delete.
  */
 export async function eraseAgent(
   deps: Pick<MemoryDeps, "db" | "clock">,
   agentId: string,
-): Promise<{ deleted: number }> {
+): Promise<{ deleted: number; erasureId: string }> {
   return deps.db.transaction(async (tx) => {
     await lockAgentExclusive(tx, agentId);
-    await tx.execute(sql`
+    const erasedAt = deps.clock.now();
+    const [tomb] = await queryRows<{ epoch: number }>(
+      tx,
+      sql`
       INSERT INTO agent_erasures (agent_id, epoch, seq, erased_at)
-      VALUES (${agentId}, 1, nextval('agent_erasures_seq'), ${deps.clock.now().toISOString()}::timestamptz)
+      VALUES (${agentId}, 1, nextval('agent_erasures_seq'), ${erasedAt.toISOString()}::timestamptz)
       ON CONFLICT (agent_id) DO UPDATE
-        SET epoch = agent_erasures.epoch + 1, seq = excluded.seq, erased_at = excluded.erased_at`);
-    const [gone] = await queryRows<{ n: number }>(
+        SET epoch = agent_erasures.epoch + 1, seq = excluded.seq, erased_at = excluded.erased_at
+      RETURNING epoch`,
+    );
+    // What goes by cascade with the memories, and the pending work, counted under the lock.
+    const [before] = await queryRows<Record<string, number | string>>(
+      tx,
+      sql`SELECT
+        (SELECT count(*) FROM memory_embeddings WHERE agent_id = ${agentId}) AS memory_embeddings,
+        (SELECT count(*) FROM outcomes WHERE agent_id = ${agentId}) AS outcomes,
+        (SELECT count(*) FROM lesson_revisions WHERE agent_id = ${agentId}) AS lesson_revisions,
+        (SELECT count(*) FROM memories WHERE agent_id = ${agentId}
+          AND (${FIELDS.importance.status} = 'pending' OR ${FIELDS.embedding.status} = 'pending')) AS enrichment,
+        (SELECT count(*) FROM reflection_runs WHERE agent_id = ${agentId} AND status = 'running') AS reflection_runs`,
+    );
+    const byKind = await queryRows<{ kind: string; n: number | string }>(
       tx,
       sql`WITH locked AS (
             SELECT id FROM memories WHERE agent_id = ${agentId} ORDER BY id COLLATE "C" FOR UPDATE
           ),
           gone AS (
             DELETE FROM memories m USING locked WHERE m.agent_id = ${agentId} AND m.id = locked.id
-            RETURNING 1
+            RETURNING m.kind
           )
-          SELECT count(*)::int AS n FROM gone`,
+          SELECT kind, count(*) AS n FROM gone GROUP BY kind ORDER BY kind`,
     );
-    await tx.delete(reflectionRuns).where(eq(reflectionRuns.agentId, agentId));
-    await tx.delete(agentSettings).where(eq(agentSettings.agentId, agentId));
-    await tx.delete(documents).where(eq(documents.agentId, agentId));
-    await tx.delete(retrievalLog).where(eq(retrievalLog.agentId, agentId));
-    return { deleted: Number(gone?.n ?? 0) };
+    const removed = async (table: string) =>
+      Number(
+        (
+          await queryRows<{ n: number | string }>(
+            tx,
+            sql`WITH gone AS (DELETE FROM ${sql.raw(table)} WHERE agent_id = ${agentId} RETURNING 1) SELECT count(*) AS n FROM gone`,
+          )
+        )[0]?.n ?? 0,
+      );
+    const memoriesByKind = Object.fromEntries(byKind.map((r) => [r.kind, Number(r.n)]));
+    const deleted = Object.values(memoriesByKind).reduce((a, b) => a + b, 0);
+    const rows: Record<string, number> = {
+      memories: deleted,
+      memory_embeddings: Number(before?.memory_embeddings ?? 0),
+      outcomes: Number(before?.outcomes ?? 0),
+      lesson_revisions: Number(before?.lesson_revisions ?? 0),
+      reflection_runs: await removed("reflection_runs"),
+      agent_settings: await removed("agent_settings"),
+      documents: await removed("documents"),
+      retrieval_log: await removed("retrieval_log"),
+    };
+    const receipt: ErasureReceipt = {
+      id: newId("era"),
+      agentId,
+      epoch: Number(tomb?.epoch ?? 1),
+      erasedAt: erasedAt.toISOString(),
+      rows,
+      memoriesByKind,
+      cancelled: {
+        enrichment: Number(before?.enrichment ?? 0),
+        reflectionRuns: Number(before?.reflection_runs ?? 0),
+      },
+    };
+    await tx.insert(erasureReceipts).values({ ...receipt, erasedAt });
+    return { deleted, erasureId: receipt.id };
   });
 }

@@ -51,6 +51,17 @@ async function stillThere(tx: Tx, agentId: string, ids: string[]): Promise<strin
   return ids.filter((id) => kept.has(id));
 }
 
+/**
+ * A lesson worded from an outcome deleted while it was consolidated would keep that outcome's
+ * data (docs/adr/0034): the job fails with a plain error and its retry words it again from what
+ * remains.
+ */
+function evidenceKept(cited: string[], asked: string[]): void {
+  if (cited.length < new Set(asked).size) {
+    throw new Error("an outcome the lesson rests on was deleted while it was consolidated; retrying");
+  }
+}
+
 /** The memory fields a lesson's wording sets: description, citations, importance, metadata. */
 function lessonFields(f: LessonFacts, description: string, citations: string[], wording: string) {
   return {
@@ -79,6 +90,7 @@ export async function createLesson(
     await assertNotErased(tx, agentId, since);
     const cited = await stillThere(tx, agentId, write.outcomeIds);
     if (cited.length === 0) return null;
+    evidenceKept(cited, write.outcomeIds);
     const fields = lessonFields(f, write.description, cited, write.wording);
     await insertMemoryRows(
       tx,
@@ -113,6 +125,7 @@ export async function reviseLesson(
   return db.transaction(async (tx) => {
     await assertNotErased(tx, agentId, since);
     const cited = await stillThere(tx, agentId, write.outcomeIds);
+    evidenceKept(cited, write.outcomeIds);
     const fields = lessonFields(f, write.description, cited, write.wording);
     const [current] = await tx
       .select({ description: memories.description, revision: memories.revision })

@@ -75,8 +75,8 @@ function finished(deps: ReflectAgentDeps, result: ReflectionResult): ReflectionR
 
 /**
  * Stores the plan's insights and marks the run succeeded in one transaction: all insights or
- * none. Citations to memories deleted while the LLM was thinking are dropped (an insight left
- * with none is dropped too); the cited rows are locked `FOR SHARE` so none vanishes before commit.
+ * none. An insight citing a memory deleted while the LLM was thinking is dropped (docs/adr/0034);
+ * the cited rows are locked `FOR SHARE` so none vanishes before commit.
  * Nothing is stored, and `AgentErased` thrown, when the agent was erased since `since`.
  */
 async function storeInsights(
@@ -102,9 +102,10 @@ async function storeInsights(
               .for("share")
           ).map((r) => r.id),
     );
+    // An insight drawn from a memory deleted meanwhile is dropped whole: its text is that memory's
+    // data too (docs/adr/0034), as a stored reflection goes with its evidence.
     const inputs = plan.insights
-      .map((i) => ({ ...i, citations: i.citations.filter((c) => alive.has(c)) }))
-      .filter((i) => i.citations.length > 0)
+      .filter((i) => i.citations.length > 0 && i.citations.every((c) => alive.has(c)))
       .map((i) => ({
         kind: "reflection" as const,
         description: i.description,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { type DerivedCounts, deleteDerived } from "../derived/delete-derived";
 import { assertNotErased, type WrittenSince } from "../erasure/guard";
-import { releaseSuperseded } from "../supersede";
 import { citedAndTotal, deletable, doomed } from "./doomed-sql";
 import type { RetentionPolicy } from "./policy";
 import { FORGET_SAMPLE } from "./report";
@@ -37,7 +37,7 @@ export async function applyForget(
   // Before every memory: created_at is never -infinity (Timestamp() accepts years 0001-9999).
   let cursor = { at: "-infinity", id: "" };
   for (;;) {
-    const { picked, deleted } = await db.transaction(async (tx) => {
+    const { picked, deleted, derived } = await db.transaction(async (tx) => {
       await assertNotErased(tx, agentId, since);
       // Four statements, each naming the agent and touching only its rows (one shard on Citus,
       // docs/adr/0011): pick the batch (a window over the candidates, which FOR UPDATE cannot
@@ -61,7 +61,7 @@ export async function applyForget(
         WHERE ${doomed(policy, now, sql`cand.created_at`, sql`cand.pos`)}
         ORDER BY cand.created_at, cand.id`,
       );
-      if (picked.length === 0) return { picked, deleted: [] as Row[] };
+      if (picked.length === 0) return { picked, deleted: [] as Row[], derived: {} };
       const ids = sql.join(
         picked.map((r) => sql`${r.id}`),
         sql`, `,
@@ -81,14 +81,20 @@ export async function applyForget(
           INSERT INTO agent_settings (agent_id, forgotten) VALUES (${agentId}, ${deleted.length})
           ON CONFLICT (agent_id) DO UPDATE SET forgotten = agent_settings.forgotten + excluded.forgotten`);
       }
-      // The memories a deleted one had replaced are current again (docs/adr/0029).
-      await releaseSuperseded(
+      // The memories a deleted one had replaced are current again (docs/adr/0029), and what cites
+      // it goes too (docs/adr/0034). Retention keeps cited memories, so that is only what a
+      // reflection or lesson written since the pick cites: it committed before the lock above.
+      const derived = await deleteDerived(
         tx,
         agentId,
         deleted.map((d) => d.id),
       );
-      return { picked, deleted };
+      return { picked, deleted, derived };
     });
+    for (const [kind, n] of Object.entries(derived as DerivedCounts)) {
+      out.count += n;
+      out.byKind[kind] = (out.byKind[kind] ?? 0) + n;
+    }
     for (const r of deleted) {
       out.count++;
       out.byKind[r.kind] = (out.byKind[r.kind] ?? 0) + 1;

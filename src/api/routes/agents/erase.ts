@@ -10,10 +10,17 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Erase an agent's whole stream (memories, vectors, reflections)",
   description:
-    "Deletes every memory of the agent (observations, reflections, plans, outcomes, lessons, document sections), their vectors and the agent's settings and run history; answers how many memories were deleted. It cannot be undone.",
+    "Deletes every memory of the agent (observations, reflections, plans, outcomes, lessons, document sections), their vectors and the agent's settings and run history; answers how many memories were deleted and the id of the erasure's receipt (GET /v1/agents/{agentId}/erasures/{id}: counts per table and kind, the epoch, the pending work cancelled; no content; kept after the data is gone). It cannot be undone.",
   request: { params: AgentParam },
   responses: {
-    200: json(z.object({ deleted: z.number().int() }), "Erased", { deleted: 120 }),
+    200: json(
+      z.object({
+        deleted: z.number().int(),
+        erasureId: z.string().openapi({ description: "The receipt: GET /v1/agents/{agentId}/erasures/{id}" }),
+      }),
+      "Erased",
+      { deleted: 120, erasureId: "era_3n8x0q4w7f2k9d1c5b6a" },
+    ),
     ...apiErrors.agentAction,
   },
 });

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { deleteDocument } from "../../../memory/documents/delete-document";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, apiErrors, json } from "../../schemas";
+import { AgentParam, apiErrors, DerivedDeleted, json } from "../../schemas";
 import { DocumentSource } from "./schemas";
 
 const route = createRoute({
@@ -11,13 +11,18 @@ const route = createRoute({
   tags: ["documents"],
   summary: "Delete a document source and all its sections",
   description:
-    "Deletes every section memory imported from `source` (and their vectors); other memories are untouched. Answers how many sections were removed (0 when the source is unknown).",
+    "Deletes every section memory imported from `source` (and their vectors); in the same transaction the reflections and lessons citing them (and what cites those) are deleted too; other memories are untouched. Answers how many sections were removed (0 when the source is unknown) and the derived memories deleted per kind.",
   request: { params: AgentParam, query: z.object({ source: DocumentSource }) },
   responses: {
-    200: json(z.object({ source: z.string(), deleted: z.number().int() }), "Deleted (sections removed)", {
-      source: "docs/deploy.md",
-      deleted: 2,
-    }),
+    200: json(
+      z.object({ source: z.string(), deleted: z.number().int(), derived: DerivedDeleted }),
+      "Deleted (sections removed)",
+      {
+        source: "docs/deploy.md",
+        deleted: 2,
+        derived: { reflection: 1 },
+      },
+    ),
     ...apiErrors.agentAction,
   },
 });

@@ -4,7 +4,7 @@ import { importDocument } from "../../../memory/documents/import-document";
 import { DOCUMENT_FORMATS } from "../../../memory/documents/split";
 import { LIMITS } from "../../../memory/limits";
 import type { App, AppDeps } from "../../deps";
-import { AgentParam, apiErrors, Importance, IsoTime, json, Metadata } from "../../schemas";
+import { AgentParam, apiErrors, DerivedDeleted, Importance, IsoTime, json, Metadata } from "../../schemas";
 import { DocumentFields, DocumentSource } from "./schemas";
 
 const NewDocument = z
@@ -43,6 +43,7 @@ const Imported = z
     created: z.number().int(),
     kept: z.number().int(),
     deleted: z.number().int(),
+    derived: DerivedDeleted,
     unchanged: z.boolean(),
   })
   .openapi("DocumentImport");
@@ -54,7 +55,7 @@ const route = createRoute({
   tags: ["documents"],
   summary: "Import a document (markdown, HTML or text) as sections",
   description:
-    "Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment).",
+    "Splits the document by its headings into sections of at most `maxTokens` tokens, each stored as a `document` memory with its source, heading path and position in metadata. Importing the same `source` again replaces the previous version in one transaction (sections whose text is unchanged are kept with their enrichment); reflections and lessons citing a removed section are deleted with it (`derived`).",
   request: {
     params: AgentParam,
     body: { required: true, content: { "application/json": { schema: NewDocument } } },
@@ -69,6 +70,7 @@ const route = createRoute({
       created: 2,
       kept: 0,
       deleted: 0,
+      derived: {},
       unchanged: false,
       importedAt: "2026-02-13T18:00:00.000Z",
     }),

@@ -1,0 +1,72 @@
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/client";
+import { releaseSuperseded } from "../supersede";
+
+type Tx = Pick<Db, "execute" | "select" | "update">;
+
+/**
+ * Kinds derived from the memories they cite: a reflection from its evidence, a lesson from its
+ * outcomes. Deleted with any of it (docs/adr/0034): the derived text is the same personal data.
+ */
+export const DERIVED_KINDS = ["reflection", "lesson"] as const;
+export type DerivedKind = (typeof DERIVED_KINDS)[number];
+
+/** Derived memories deleted per kind (kinds with none left out). */
+export type DerivedCounts = Partial<Record<DerivedKind, number>>;
+
+/** Ids per statement: bounded arrays, as releaseSuperseded's batches. */
+const CHUNK = 1_000;
+
+/**
+ * After memories `deleted` were deleted in transaction `tx`: the memories they had superseded
+ * are current again (supersede.ts), and every reflection or lesson citing one of them — a
+ * lesson also through an earlier revision's outcomes — is deleted too, then whatever cites
+ * those, until nothing does. In the caller's transaction, so no retrieve ever sees a derived
+ * memory whose evidence is gone. Each round finds the citing memories through the partial GIN
+ * index on (agent_id, citations) and locks them in id order before deleting (ADR 0027's order).
+ */
+export async function deleteDerived(
+  tx: Tx,
+  agentId: string,
+  deleted: readonly string[],
+): Promise<DerivedCounts> {
+  const counts: DerivedCounts = {};
+  let frontier = [...new Set(deleted)];
+  while (frontier.length > 0) {
+    await releaseSuperseded(tx, agentId, frontier);
+    const next: string[] = [];
+    for (let i = 0; i < frontier.length; i += CHUNK) {
+      const ids = sql`ARRAY[${sql.join(
+        frontier.slice(i, i + CHUNK).map((id) => sql`${id}`),
+        sql`, `,
+      )}]::text[]`;
+      const citing = await queryRows<{ id: string }>(
+        tx,
+        sql`SELECT id FROM memories
+          WHERE agent_id = ${agentId} AND kind IN ('reflection', 'lesson') AND cardinality(citations) > 0
+            AND citations && ${ids}
+          UNION
+          SELECT lesson_id AS id FROM lesson_revisions WHERE agent_id = ${agentId} AND outcome_ids && ${ids}
+          ORDER BY 1`,
+      );
+      if (citing.length === 0) continue;
+      const list = sql.join(
+        citing.map((r) => sql`${r.id}`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${list}) ORDER BY id COLLATE "C" FOR UPDATE`,
+      );
+      const gone = await queryRows<{ id: string; kind: DerivedKind }>(
+        tx,
+        sql`DELETE FROM memories WHERE agent_id = ${agentId} AND id IN (${list}) RETURNING id, kind`,
+      );
+      for (const g of gone) {
+        counts[g.kind] = (counts[g.kind] ?? 0) + 1;
+        next.push(g.id);
+      }
+    }
+    frontier = next;
+  }
+  return counts;
+}
