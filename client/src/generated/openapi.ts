@@ -652,6 +652,18 @@ export interface components {
              */
             planReason: string;
             phases: components["schemas"]["RankPhases"];
+            /** @description The word rules that ran: the time focus and the time filter read English only; for another language the formula alone ranks (focus none, no time window) */
+            rules: {
+                /**
+                 * @description The query's language as the rules read it: English, or another (letters mostly outside the Latin script, or another language's function words outnumbering English ones)
+                 * @enum {string}
+                 */
+                language: "en" | "other";
+                /** @description Whether the time focus (and so the version lift) was read from the query's words */
+                focus: boolean;
+                /** @description Whether the time filter looked for a time expression in the query (on, and the query English) */
+                timeFilter: boolean;
+            };
         };
         /** @description How the ranking ran in phases: the first phase's source, how many memories the formula scored, and the steps after it */
         RankPhases: {
@@ -2195,6 +2207,11 @@ export interface operations {
                      *             "versions",
                      *             "duplicates"
                      *           ]
+                     *         },
+                     *         "rules": {
+                     *           "language": "en",
+                     *           "focus": true,
+                     *           "timeFilter": true
                      *         }
                      *       }
                      *     }
