@@ -651,6 +651,47 @@ export interface components {
              * @example relevance contextual: every memory scored
              */
             planReason: string;
+            phases: components["schemas"]["RankPhases"];
+            /** @description The word rules that ran: the time focus and the time filter read English only; for another language the formula alone ranks (focus none, no time window) */
+            rules: {
+                /**
+                 * @description The query's language as the rules read it: English, or another (letters mostly outside the Latin script, or another language's function words outnumbering English ones)
+                 * @enum {string}
+                 */
+                language: "en" | "other";
+                /** @description Whether the time focus (and so the version lift) was read from the query's words */
+                focus: boolean;
+                /** @description Whether the time filter looked for a time expression in the query (on, and the query English) */
+                timeFilter: boolean;
+            };
+        };
+        /** @description How the ranking ran in phases: the first phase's source, how many memories the formula scored, and the steps after it */
+        RankPhases: {
+            /**
+             * @description Where the formula's candidates came from: the whole stream (or the candidate set filters leave), or seeds from the indexes (plan phased; plan fast reads its candidates from indexes in rounds)
+             * @enum {string}
+             */
+            first: "stream" | "indexes";
+            /** @description The first phase's lists (plan phased); each seed's previous and next memory join it for contextual relevance. Null for other plans */
+            seeds: {
+                /** @description Distinct distances nearest the query vector, at most */
+                vector: number;
+                /** @description Best by BM25 over the postings of the query's words, at most */
+                lexical: number;
+                /** @description Newest by last access */
+                recent: number;
+                /** @description Farthest from the query vector (the low end of the cosine's range) */
+                far: number;
+                /**
+                 * @description The model's HNSW index, or one pass over the agent's vectors (streams below MEMSTREAM_FAST_MIN_STREAM)
+                 * @enum {string}
+                 */
+                vectorFrom: "hnsw" | "scan";
+            } | null;
+            /** @description Memories the formula scored (seeds and their neighbours, or the candidate set) */
+            scored: number;
+            /** @description Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; duplicates = copies took one place */
+            steps: ("neighbours" | "versions" | "duplicates")[];
         };
         /** @description The ranking values in force: explicit request fields, else (weights) the weights learned from the agent's feedback when on and adopted, else the agent's defaults (settings), else the preset's */
         Ranking: {
@@ -2156,7 +2197,22 @@ export interface operations {
                      *         "lift": "newer",
                      *         "superseded": 0,
                      *         "plan": "full",
-                     *         "planReason": "relevance contextual: every memory scored"
+                     *         "planReason": "relevance contextual: every memory scored",
+                     *         "phases": {
+                     *           "first": "stream",
+                     *           "seeds": null,
+                     *           "scored": 1240,
+                     *           "steps": [
+                     *             "neighbours",
+                     *             "versions",
+                     *             "duplicates"
+                     *           ]
+                     *         },
+                     *         "rules": {
+                     *           "language": "en",
+                     *           "focus": true,
+                     *           "timeFilter": true
+                     *         }
                      *       }
                      *     }
                      */

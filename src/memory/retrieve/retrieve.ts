@@ -19,6 +19,7 @@ import type { FastThresholds } from "./fast-thresholds";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
 import { findHnswIndex, type HnswIndex, hnswIndexName } from "./hnsw-index";
+import { queryLanguage, type RankingRules } from "./language";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
@@ -96,6 +97,26 @@ export type RankingReport = ResolvedRanking & {
   superseded: number;
   plan: Statement;
   planReason: string;
+  /** How the ranking ran as a rank profile's phases (docs/adr/0032). */
+  phases: RankPhases;
+  /** The query's language and which word rules (time focus, time filter) ran for it (language.ts). */
+  rules: RankingRules;
+};
+
+/** A step applied to the first phase's best, in order (docs/adr/0032). */
+export type RankStep = "neighbours" | "versions" | "duplicates";
+
+/**
+ * The rank profile as it ran: where the formula's candidates came from (the whole stream, or
+ * seeds from the indexes: how many each list contributes at most), how many memories the
+ * formula scored, and the steps after it: contextual relevance's neighbour mixing, the version
+ * lift, duplicate collapse.
+ */
+export type RankPhases = {
+  first: "stream" | "indexes";
+  seeds: { vector: number; lexical: number; recent: number; far: number; vectorFrom: "hnsw" | "scan" } | null;
+  scored: number;
+  steps: RankStep[];
 };
 
 /**
@@ -167,13 +188,20 @@ export async function retrieve(
       : [],
   ]);
   const now = asOf ?? (input.now ? new Date(input.now) : deps.clock.now());
-  const focus = timeFocus(input.query);
+  // The word rules read English only (language.ts): elsewhere the formula alone ranks.
+  const language = queryLanguage(input.query);
+  const rules: RankingRules = {
+    language,
+    focus: language === "en",
+    timeFilter: ranking.timeFilter && language === "en",
+  };
+  const focus = rules.focus ? timeFocus(input.query) : "none";
   // Versions need a vector per memory to compare, and are not a sectioned ranking's.
   const lift = ranking.versions && query && !sections ? liftOf(focus) : undefined;
   const params: RankParams = {
     agentId,
     filters,
-    timeWindow: queryTimeWindow(ranking.timeFilter, input.query, now),
+    timeWindow: queryTimeWindow(rules.timeFilter, input.query, now),
     query,
     fresh: freshVectors.filter(
       (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
@@ -190,7 +218,6 @@ export async function retrieve(
     // Asking about the past changes nothing.
     touch: asOf ? false : (input.touch ?? RETRIEVE_DEFAULTS.touch),
     sections,
-    singleNode: !(deps.retrieval?.distributed ?? false),
   };
   const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
   const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;
@@ -281,9 +308,36 @@ export async function retrieve(
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
+      rules,
+      phases: phasesOf(ran, Number(rows[0]?.candidates ?? 0), [
+        ...(params.lexical?.kind === "contextual" ? (["neighbours"] as const) : []),
+        ...(lift && (ran.statement === "full" || ran.statement === "phased") ? (["versions"] as const) : []),
+        ...(collapse ? (["duplicates"] as const) : []),
+      ]),
     },
     candidates: Number(rows[0]?.candidates ?? 0),
   };
+}
+
+/** The phases a plan ran (RankPhases): the phased plan's seeds from indexes, else the stream. */
+function phasesOf(ran: Plan, scored: number, steps: RankStep[]): RankPhases {
+  if (ran.statement === "phased") {
+    const s = ran.sizes;
+    return {
+      first: "indexes",
+      seeds: {
+        vector: s.vector,
+        lexical: s.lexical,
+        recent: s.recent,
+        far: s.far,
+        vectorFrom: ran.index ? "hnsw" : "scan",
+      },
+      scored,
+      steps,
+    };
+  }
+  // The fast search reads its candidates from indexes in rounds; every other statement from the stream.
+  return { first: ran.statement === "fast" ? "indexes" : "stream", seeds: null, scored, steps };
 }
 
 /**

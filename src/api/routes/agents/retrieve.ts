@@ -238,6 +238,13 @@ const route = createRoute({
           superseded: 0,
           plan: "full",
           planReason: "relevance contextual: every memory scored",
+          phases: {
+            first: "stream",
+            seeds: null,
+            scored: 1240,
+            steps: ["neighbours", "versions", "duplicates"],
+          },
+          rules: { language: "en", focus: true, timeFilter: true },
         },
       },
     ),
