@@ -18,6 +18,7 @@ import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import type { FastThresholds } from "./fast-thresholds";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
+import { type Freshness, waitSearchable } from "./freshness";
 import { findHnswIndex, type HnswIndex, hnswIndexName } from "./hnsw-index";
 import { queryLanguage, type RankingRules } from "./language";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
@@ -76,6 +77,11 @@ export type RetrieveInput = {
   versions?: boolean;
   /** Duplicates take one place in the top k (presets.ts, ranking/duplicates.ts). */
   collapseDuplicates?: boolean;
+  /**
+   * Wait up to this many ms (≤ LIMITS.maxWaitSearchableMs) until every memory of the agent written
+   * before the retrieve has its vector (freshness.ts); then rank whatever the wait reached.
+   */
+  waitSearchableMs?: number;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -130,6 +136,8 @@ export type RetrieveResult = {
   memories: ScoredMemory[];
   mode: "exact" | "fast" | "phased";
   ranking: RankingReport;
+  /** What was not yet searchable when it ranked (freshness.ts). */
+  freshness: Freshness;
   candidates: number;
 };
 
@@ -170,6 +178,7 @@ export async function retrieve(
   // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  const waited = await waitFor(deps, agentId, input.waitSearchableMs);
   // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
   // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
@@ -296,8 +305,16 @@ export async function retrieve(
   // The fast path takes its candidates from indexes and has no time window (filters are a 400
   // there; a default time filter is dropped instead, and the answer says no window applied).
   const window = ran.statement === "fast" ? null : params.timeWindow;
+  const oldest = agent.unsearchable.oldest;
+  const freshness: Freshness = {
+    pending: agent.unsearchable.count,
+    oldestPendingMs: oldest ? Math.max(0, deps.clock.now().getTime() - oldest.getTime()) : null,
+    embeddedInline: params.fresh?.length ?? 0,
+    ...(waited ? { waited } : {}),
+  };
   return {
     retrievalId,
+    freshness,
     memories: await withCitationStatus(deps.db, agentId, memories),
     mode: ran.statement === "fast" || ran.statement === "phased" ? ran.statement : "exact",
     ranking: {
@@ -382,6 +399,17 @@ async function phasedIndex(
     sql`SELECT reltuples AS tuples FROM pg_class WHERE oid = to_regclass(${hnswIndexName(index)})`,
   );
   return rows >= t.minShare * Number(row?.tuples ?? 0) ? index : null;
+}
+
+/** The bounded wait for searchability (freshness.ts), when asked for; a 400 past the limit. */
+async function waitFor(deps: MemoryDeps, agentId: string, ms: number | undefined) {
+  if (ms === undefined || ms === 0) return undefined;
+  if (!(ms > 0 && ms <= LIMITS.maxWaitSearchableMs)) {
+    throw new Invalid(`waitSearchableMs must be between 0 and ${LIMITS.maxWaitSearchableMs}`, {
+      field: "waitSearchableMs",
+    });
+  }
+  return waitSearchable(deps.db, agentId, deps.clock.now(), ms);
 }
 
 /** `asOf` as a date, or undefined; a 400 beside `now` (asOf is the now) or with mode fast (no cut in the search). */
