@@ -254,13 +254,11 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     fast: FastThresholds;
     timeoutMs: number;
     log: RetrievalLogBounds;
-    distributed: boolean;
   } = {
     fresh: { max: e.MEMSTREAM_RETRIEVE_EMBED_PENDING, timeoutMs: e.MEMSTREAM_RETRIEVE_EMBED_PENDING_MS },
     fast: { minStream: e.MEMSTREAM_FAST_MIN_STREAM, minShare: e.MEMSTREAM_FAST_MIN_SHARE },
     timeoutMs: e.MEMSTREAM_RETRIEVE_TIMEOUT_MS,
     log: { max: e.MEMSTREAM_RETRIEVAL_LOG_MAX, maxAgeMs: e.MEMSTREAM_RETRIEVAL_LOG_DAYS * 86_400_000 },
-    distributed: e.MEMSTREAM_DISTRIBUTED === "citus",
   };
   const learning: LearningConfig = {
     ...LEARNING_DEFAULTS,

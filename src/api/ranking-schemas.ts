@@ -137,6 +137,51 @@ export const RankingInForce = z
       "The ranking values in force: explicit request fields, else (weights) the weights learned from the agent's feedback when on and adopted, else the agent's defaults (settings), else the preset's",
   });
 
+/** The rank profile as it ran (docs/adr/0032). */
+export const RankPhases = z
+  .object({
+    first: z.enum(["stream", "indexes"]).openapi({
+      description:
+        "Where the formula's candidates came from: the whole stream (or the candidate set filters leave), or seeds from the indexes (plan phased; plan fast reads its candidates from indexes in rounds)",
+    }),
+    seeds: z
+      .object({
+        vector: z
+          .number()
+          .int()
+          .openapi({ description: "Distinct distances nearest the query vector, at most" }),
+        lexical: z
+          .number()
+          .int()
+          .openapi({ description: "Best by BM25 over the postings of the query's words, at most" }),
+        recent: z.number().int().openapi({ description: "Newest by last access" }),
+        far: z
+          .number()
+          .int()
+          .openapi({ description: "Farthest from the query vector (the low end of the cosine's range)" }),
+        vectorFrom: z.enum(["hnsw", "scan"]).openapi({
+          description:
+            "The model's HNSW index, or one pass over the agent's vectors (streams below MEMSTREAM_FAST_MIN_STREAM)",
+        }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "The first phase's lists (plan phased); each seed's previous and next memory join it for contextual relevance. Null for other plans",
+      }),
+    scored: z.number().int().openapi({
+      description: "Memories the formula scored (seeds and their neighbours, or the candidate set)",
+    }),
+    steps: z.array(z.enum(["neighbours", "versions", "duplicates"])).openapi({
+      description:
+        "Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; duplicates = copies took one place",
+    }),
+  })
+  .openapi("RankPhases", {
+    description:
+      "How the ranking ran in phases: the first phase's source, how many memories the formula scored, and the steps after it",
+  });
+
 /** What ranked a retrieve: the values in force, the time window applied and the plan that ran. */
 export const RetrieveRanking = RankingInForce.extend({
   timeWindow: z.object({ start: z.string(), end: z.string() }).nullable().openapi({
@@ -164,6 +209,25 @@ export const RetrieveRanking = RankingInForce.extend({
       'Why the planner chose it, e.g. "vector relevance over a whole stream of 3,300+ memories: only memories that can reach the top k scored"',
     example: "relevance contextual: every memory scored",
   }),
+  phases: RankPhases,
+  rules: z
+    .object({
+      language: z.enum(["en", "other"]).openapi({
+        description:
+          "The query's language as the rules read it: English, or another (letters mostly outside the Latin script, or another language's function words outnumbering English ones)",
+      }),
+      focus: z.boolean().openapi({
+        description: "Whether the time focus (and so the version lift) was read from the query's words",
+      }),
+      timeFilter: z.boolean().openapi({
+        description:
+          "Whether the time filter looked for a time expression in the query (on, and the query English)",
+      }),
+    })
+    .openapi({
+      description:
+        "The word rules that ran: the time focus and the time filter read English only; for another language the formula alone ranks (focus none, no time window)",
+    }),
 }).openapi("RetrieveRanking", {
   description:
     "The ranking values in force (request, else the agent's defaults, else the preset), the time window applied, and which statement ranked and why",

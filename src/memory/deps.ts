@@ -77,7 +77,5 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
     timeoutMs?: number;
     /** Bounds of the retrieval log (feedback, learned weights); absent = RETRIEVAL_LOG_DEFAULTS. */
     log?: RetrievalLogBounds;
-    /** The tables are distributed by agent (Citus): statements name the agent as the router reads it. */
-    distributed?: boolean;
   };
 };

@@ -16,6 +16,8 @@ export const LIMITS = {
    * retrieve_timeout instead of holding a connection.
    */
   retrieveTimeoutMs: 5_000,
+  /** Milliseconds a retrieve may wait for what was written before it to become searchable (`waitSearchableMs`). */
+  maxWaitSearchableMs: 10_000,
   /** Vector length: pgvector's own maximum for the `vector` type. */
   maxDimensions: 16_000,
   /** Characters of an agent id. */

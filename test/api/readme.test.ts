@@ -103,6 +103,9 @@ describe("README: every other example, in order, against the zero-config server"
     // Documents: the section the README names comes first.
     const docs = answer("Documents", /\/retrieve$/).memories as { description: string }[];
     expect(docs[0]?.description).toBe(shownString("Documents", /# → /));
+    // Freshness: the retrieve that waits says how long, and that nothing written before it is pending.
+    const waited = answer("Freshness: what is not searchable yet", /\/retrieve$/).freshness;
+    expect(waited).toMatchObject({ pending: 0, waited: { complete: true } });
     // Recall as of a time: only what was written by then.
     const asOf = answer("Recall as of a time: `asOf`", /\/retrieve$/).memories as { description: string }[];
     expect(asOf.map((m) => m.description)).toEqual([shownString("Recall as of a time: `asOf`", /# → /)]);

@@ -7,7 +7,7 @@ import { exactPlan, type Plan } from "../../src/memory/retrieve/plan";
 import { PRESETS } from "../../src/memory/retrieve/presets";
 import { scaleFloorsOf } from "../../src/memory/retrieve/ranking/components";
 import type { RankParams } from "../../src/memory/retrieve/statements/params";
-import { PHASE_SIZES } from "../../src/memory/retrieve/statements/phased";
+import { PHASE_SIZES, SMALL_PHASE_SIZES } from "../../src/memory/retrieve/statements/phased";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
@@ -140,10 +140,31 @@ describe("ranking in phases", () => {
       touch: false,
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { mode: string; ranking: { plan: string; planReason: string } };
+    type Phases = {
+      first: string;
+      seeds: { vector: number; vectorFrom: string } | null;
+      scored: number;
+      steps: string[];
+    };
+    const body = (await res.json()) as {
+      mode: string;
+      ranking: { plan: string; planReason: string; lift: string | null; phases: Phases };
+    };
     expect(body.mode).toBe("phased");
     expect(body.ranking.plan).toBe("phased");
     expect(body.ranking.planReason).toMatch(/in phases/);
+    // The rank profile as it ran: seeds from the indexes, a share of the stream scored, then the steps.
+    const { phases } = body.ranking;
+    expect(phases.first).toBe("indexes");
+    // A stream the statistics put under 20,000 gets the smaller lists; unanalyzed (Citus's coordinator) the full ones.
+    expect([SMALL_PHASE_SIZES.vector, PHASE_SIZES.vector]).toContain(phases.seeds?.vector);
+    expect(phases.seeds?.vectorFrom).toBe("scan");
+    expect(phases.scored).toBeGreaterThan(0);
+    expect(phases.scored).toBeLessThan(SESSIONS * TURNS);
+    // The version lift runs for present-state questions only (this one's focus lifts nothing).
+    expect(phases.steps).toEqual(
+      body.ranking.lift ? ["neighbours", "versions", "duplicates"] : ["neighbours", "duplicates"],
+    );
     const exact = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
       query: q.text,
       queryEmbedding: q.vector,
@@ -152,7 +173,9 @@ describe("ranking in phases", () => {
       touch: false,
       mode: "exact",
     });
-    expect(((await exact.json()) as { ranking: { plan: string } }).ranking.plan).toBe("full");
+    const whole = (await exact.json()) as { ranking: { plan: string; phases: Phases } };
+    expect(whole.ranking.plan).toBe("full");
+    expect(whole.ranking.phases).toMatchObject({ first: "stream", seeds: null, scored: SESSIONS * TURNS });
   });
 
   it(`keeps a mean top-10 agreement of ${AGREEMENT_BOUND} with the exact ranking while scoring a share of the stream`, async () => {

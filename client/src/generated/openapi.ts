@@ -124,7 +124,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) ranks hybrid and contextual relevance with a query vector over a stream of 3,300+ memories in phases (plan phased: the formula on seeds from the HNSW, GIN and recency indexes and their neighbours, approximate and measured, docs/adr/0032) and everything else exactly; mode exact always ranks exactly. Every retrieve is bounded by MEMSTREAM_RETRIEVE_TIMEOUT_MS (503 retrieve_timeout). mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`). With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033). With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation) take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) ranks hybrid and contextual relevance with a query vector over a stream of 3,300+ memories in phases (plan phased: the formula on seeds from the HNSW, GIN and recency indexes and their neighbours, approximate and measured, docs/adr/0032) and everything else exactly; mode exact always ranks exactly. Every retrieve is bounded by MEMSTREAM_RETRIEVE_TIMEOUT_MS (503 retrieve_timeout). mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`). Every answer has `freshness`: how many of the agent's memories were not yet searchable (no vector yet) and the oldest one's age; waitSearchableMs waits, bounded, until what was written before the retrieve is (docs/adr/0035). With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033). With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation) take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -651,6 +651,47 @@ export interface components {
              * @example relevance contextual: every memory scored
              */
             planReason: string;
+            phases: components["schemas"]["RankPhases"];
+            /** @description The word rules that ran: the time focus and the time filter read English only; for another language the formula alone ranks (focus none, no time window) */
+            rules: {
+                /**
+                 * @description The query's language as the rules read it: English, or another (letters mostly outside the Latin script, or another language's function words outnumbering English ones)
+                 * @enum {string}
+                 */
+                language: "en" | "other";
+                /** @description Whether the time focus (and so the version lift) was read from the query's words */
+                focus: boolean;
+                /** @description Whether the time filter looked for a time expression in the query (on, and the query English) */
+                timeFilter: boolean;
+            };
+        };
+        /** @description How the ranking ran in phases: the first phase's source, how many memories the formula scored, and the steps after it */
+        RankPhases: {
+            /**
+             * @description Where the formula's candidates came from: the whole stream (or the candidate set filters leave), or seeds from the indexes (plan phased; plan fast reads its candidates from indexes in rounds)
+             * @enum {string}
+             */
+            first: "stream" | "indexes";
+            /** @description The first phase's lists (plan phased); each seed's previous and next memory join it for contextual relevance. Null for other plans */
+            seeds: {
+                /** @description Distinct distances nearest the query vector, at most */
+                vector: number;
+                /** @description Best by BM25 over the postings of the query's words, at most */
+                lexical: number;
+                /** @description Newest by last access */
+                recent: number;
+                /** @description Farthest from the query vector (the low end of the cosine's range) */
+                far: number;
+                /**
+                 * @description The model's HNSW index, or one pass over the agent's vectors (streams below MEMSTREAM_FAST_MIN_STREAM)
+                 * @enum {string}
+                 */
+                vectorFrom: "hnsw" | "scan";
+            } | null;
+            /** @description Memories the formula scored (seeds and their neighbours, or the candidate set) */
+            scored: number;
+            /** @description Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; duplicates = copies took one place */
+            steps: ("neighbours" | "versions" | "duplicates")[];
         };
         /** @description The ranking values in force: explicit request fields, else (weights) the weights learned from the agent's feedback when on and adopted, else the agent's defaults (settings), else the preset's */
         Ranking: {
@@ -695,6 +736,19 @@ export interface components {
                 versions: "request" | "agent" | "preset";
                 /** @enum {string} */
                 collapseDuplicates: "request" | "agent" | "preset";
+            };
+        };
+        RetrieveFreshness: {
+            /** @description The agent's memories still waiting for their vector when this retrieve read the stream (not searchable by meaning yet) */
+            pending: number;
+            /** @description Age of the oldest of them, ms since it was written; null with none */
+            oldestPendingMs: number | null;
+            /** @description Of the candidates among them, how many this retrieve embedded itself and ranked by meaning (read your own writes, MEMSTREAM_RETRIEVE_EMBED_PENDING) */
+            embeddedInline: number;
+            /** @description With waitSearchableMs: how long it waited, and whether every memory written before it became searchable */
+            waited?: {
+                ms: number;
+                complete: boolean;
             };
         };
         RetrieveContext: {
@@ -764,6 +818,11 @@ export interface components {
             asOf?: string;
             /** @default true */
             touch?: boolean;
+            /**
+             * @description Wait up to this many ms (at most 10000) until every memory of the agent written before this retrieve has its vector, then rank; `freshness.waited` says how long and whether everything became searchable. Default 0: rank at once
+             * @example 2000
+             */
+            waitSearchableMs?: number;
             kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
              * @description auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
@@ -2124,6 +2183,11 @@ export interface operations {
                      *         }
                      *       ],
                      *       "mode": "exact",
+                     *       "freshness": {
+                     *         "pending": 2,
+                     *         "oldestPendingMs": 840,
+                     *         "embeddedInline": 2
+                     *       },
                      *       "ranking": {
                      *         "preset": "balanced",
                      *         "weights": {
@@ -2156,7 +2220,22 @@ export interface operations {
                      *         "lift": "newer",
                      *         "superseded": 0,
                      *         "plan": "full",
-                     *         "planReason": "relevance contextual: every memory scored"
+                     *         "planReason": "relevance contextual: every memory scored",
+                     *         "phases": {
+                     *           "first": "stream",
+                     *           "seeds": null,
+                     *           "scored": 1240,
+                     *           "steps": [
+                     *             "neighbours",
+                     *             "versions",
+                     *             "duplicates"
+                     *           ]
+                     *         },
+                     *         "rules": {
+                     *           "language": "en",
+                     *           "focus": true,
+                     *           "timeFilter": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -2173,6 +2252,7 @@ export interface operations {
                          */
                         mode: "exact" | "fast" | "phased";
                         ranking: components["schemas"]["RetrieveRanking"];
+                        freshness: components["schemas"]["RetrieveFreshness"];
                         context?: components["schemas"]["RetrieveContext"];
                     };
                 };

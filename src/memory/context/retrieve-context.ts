@@ -42,6 +42,7 @@ export type ContextResult = {
   memories: ScoredMemory[];
   mode: RetrieveResult["mode"];
   ranking: RetrieveResult["ranking"];
+  freshness: RetrieveResult["freshness"];
   candidates: number;
   context: {
     /** The block, present when format is "text". */
@@ -80,6 +81,7 @@ export async function retrieveContext(
     memories: ranked,
     mode,
     ranking,
+    freshness,
     candidates,
   } = await retrieve(deps, agentId, { ...rest, k, touch: false });
   const split = input.sections ? splitSections(ranked, input.sections) : null;
@@ -110,7 +112,7 @@ export async function retrieveContext(
   const context: ContextResult["context"] = { tokens: fitted.tokens, encoding, truncated: fitted.truncated };
   if (format === "text") context.text = "text" in fitted ? fitted.text : formatContext(fitted.memories);
   if ("sections" in fitted) context.sections = fitted.sections;
-  return { retrievalId, memories: fitted.memories, mode, ranking, candidates, context };
+  return { retrievalId, memories: fitted.memories, mode, ranking, freshness, candidates, context };
 }
 
 type SectionsFitted = {

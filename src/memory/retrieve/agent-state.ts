@@ -1,9 +1,11 @@
 import { and, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { isoUtc } from "../../db/iso";
 import type { Embedder } from "../../providers/types";
 import { FIELDS } from "../enrichment/fields";
 import { filterConditions, type MemoryFilters } from "../filters";
 import type { FastThresholds } from "./fast-thresholds";
+import { pendingSql } from "./freshness";
 import { findHnswIndex, hnswIndexName } from "./hnsw-index";
 import { type FastState, MIN_STREAM, WORKERS_MIN_STREAM } from "./plan";
 import type { RankingChoice } from "./presets";
@@ -51,6 +53,8 @@ export async function readAgentState(
   rowsEstimate: number | null;
   /** The agent's erase count now (docs/adr/0027): the retrieve logs nothing if it changes before the log. */
   epoch: number;
+  /** The agent's memories still waiting for a vector, and when the oldest was written (freshness.ts). */
+  unsearchable: { count: number; oldest: Date | null };
 }> {
   const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
   const [row] = await queryRows<{
@@ -61,6 +65,8 @@ export async function readAgentState(
     large: boolean | null;
     estimate: number | null;
     epoch: number | null;
+    unsearchable: number | string | null;
+    oldest_unsearchable: string | null;
   }>(
     db,
     sql`SELECT s.retrieval AS ranking,
@@ -72,7 +78,10 @@ export async function readAgentState(
         SELECT memories.id, memories.description FROM memories WHERE ${where}
         ORDER BY memories.inserted_at DESC LIMIT ${pendingMax}
       ) p) AS pending,
-      (SELECT e.epoch FROM agent_erasures e WHERE e.agent_id = ${agentId}) AS epoch
+      (SELECT e.epoch FROM agent_erasures e WHERE e.agent_id = ${agentId}) AS epoch,
+      -- The freshness contract (freshness.ts): both from the partial index of pending memories.
+      (SELECT count(*) FROM memories WHERE agent_id = ${agentId} AND ${pendingSql}) AS unsearchable,
+      (SELECT ${isoUtc(sql`min(inserted_at)`)} FROM memories WHERE agent_id = ${agentId} AND ${pendingSql}) AS oldest_unsearchable
       FROM (SELECT 1) one LEFT JOIN agent_settings s ON s.agent_id = ${agentId}`,
   );
   return {
@@ -83,6 +92,10 @@ export async function readAgentState(
     largeStream: row?.large ?? false,
     rowsEstimate: row?.estimate == null ? null : Number(row.estimate),
     epoch: Number(row?.epoch ?? 0),
+    unsearchable: {
+      count: Number(row?.unsearchable ?? 0),
+      oldest: row?.oldest_unsearchable ? new Date(row.oldest_unsearchable) : null,
+    },
   };
 }
 

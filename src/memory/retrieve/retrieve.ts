@@ -18,7 +18,9 @@ import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import type { FastThresholds } from "./fast-thresholds";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
+import { type Freshness, waitSearchable } from "./freshness";
 import { findHnswIndex, type HnswIndex, hnswIndexName } from "./hnsw-index";
+import { queryLanguage, type RankingRules } from "./language";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
@@ -75,6 +77,11 @@ export type RetrieveInput = {
   versions?: boolean;
   /** Duplicates take one place in the top k (presets.ts, ranking/duplicates.ts). */
   collapseDuplicates?: boolean;
+  /**
+   * Wait up to this many ms (≤ LIMITS.maxWaitSearchableMs) until every memory of the agent written
+   * before the retrieve has its vector (freshness.ts); then rank whatever the wait reached.
+   */
+  waitSearchableMs?: number;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -96,6 +103,26 @@ export type RankingReport = ResolvedRanking & {
   superseded: number;
   plan: Statement;
   planReason: string;
+  /** How the ranking ran as a rank profile's phases (docs/adr/0032). */
+  phases: RankPhases;
+  /** The query's language and which word rules (time focus, time filter) ran for it (language.ts). */
+  rules: RankingRules;
+};
+
+/** A step applied to the first phase's best, in order (docs/adr/0032). */
+export type RankStep = "neighbours" | "versions" | "duplicates";
+
+/**
+ * The rank profile as it ran: where the formula's candidates came from (the whole stream, or
+ * seeds from the indexes: how many each list contributes at most), how many memories the
+ * formula scored, and the steps after it: contextual relevance's neighbour mixing, the version
+ * lift, duplicate collapse.
+ */
+export type RankPhases = {
+  first: "stream" | "indexes";
+  seeds: { vector: number; lexical: number; recent: number; far: number; vectorFrom: "hnsw" | "scan" } | null;
+  scored: number;
+  steps: RankStep[];
 };
 
 /**
@@ -109,6 +136,8 @@ export type RetrieveResult = {
   memories: ScoredMemory[];
   mode: "exact" | "fast" | "phased";
   ranking: RankingReport;
+  /** What was not yet searchable when it ranked (freshness.ts). */
+  freshness: Freshness;
   candidates: number;
 };
 
@@ -149,6 +178,7 @@ export async function retrieve(
   // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  const waited = await waitFor(deps, agentId, input.waitSearchableMs);
   // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
   // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
@@ -167,13 +197,20 @@ export async function retrieve(
       : [],
   ]);
   const now = asOf ?? (input.now ? new Date(input.now) : deps.clock.now());
-  const focus = timeFocus(input.query);
+  // The word rules read English only (language.ts): elsewhere the formula alone ranks.
+  const language = queryLanguage(input.query);
+  const rules: RankingRules = {
+    language,
+    focus: language === "en",
+    timeFilter: ranking.timeFilter && language === "en",
+  };
+  const focus = rules.focus ? timeFocus(input.query) : "none";
   // Versions need a vector per memory to compare, and are not a sectioned ranking's.
   const lift = ranking.versions && query && !sections ? liftOf(focus) : undefined;
   const params: RankParams = {
     agentId,
     filters,
-    timeWindow: queryTimeWindow(ranking.timeFilter, input.query, now),
+    timeWindow: queryTimeWindow(rules.timeFilter, input.query, now),
     query,
     fresh: freshVectors.filter(
       (v) => v.dimensions === query?.dimensions && query.model === deps.embedder.modelId,
@@ -190,7 +227,6 @@ export async function retrieve(
     // Asking about the past changes nothing.
     touch: asOf ? false : (input.touch ?? RETRIEVE_DEFAULTS.touch),
     sections,
-    singleNode: !(deps.retrieval?.distributed ?? false),
   };
   const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
   const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;
@@ -269,8 +305,16 @@ export async function retrieve(
   // The fast path takes its candidates from indexes and has no time window (filters are a 400
   // there; a default time filter is dropped instead, and the answer says no window applied).
   const window = ran.statement === "fast" ? null : params.timeWindow;
+  const oldest = agent.unsearchable.oldest;
+  const freshness: Freshness = {
+    pending: agent.unsearchable.count,
+    oldestPendingMs: oldest ? Math.max(0, deps.clock.now().getTime() - oldest.getTime()) : null,
+    embeddedInline: params.fresh?.length ?? 0,
+    ...(waited ? { waited } : {}),
+  };
   return {
     retrievalId,
+    freshness,
     memories: await withCitationStatus(deps.db, agentId, memories),
     mode: ran.statement === "fast" || ran.statement === "phased" ? ran.statement : "exact",
     ranking: {
@@ -281,9 +325,36 @@ export async function retrieve(
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
+      rules,
+      phases: phasesOf(ran, Number(rows[0]?.candidates ?? 0), [
+        ...(params.lexical?.kind === "contextual" ? (["neighbours"] as const) : []),
+        ...(lift && (ran.statement === "full" || ran.statement === "phased") ? (["versions"] as const) : []),
+        ...(collapse ? (["duplicates"] as const) : []),
+      ]),
     },
     candidates: Number(rows[0]?.candidates ?? 0),
   };
+}
+
+/** The phases a plan ran (RankPhases): the phased plan's seeds from indexes, else the stream. */
+function phasesOf(ran: Plan, scored: number, steps: RankStep[]): RankPhases {
+  if (ran.statement === "phased") {
+    const s = ran.sizes;
+    return {
+      first: "indexes",
+      seeds: {
+        vector: s.vector,
+        lexical: s.lexical,
+        recent: s.recent,
+        far: s.far,
+        vectorFrom: ran.index ? "hnsw" : "scan",
+      },
+      scored,
+      steps,
+    };
+  }
+  // The fast search reads its candidates from indexes in rounds; every other statement from the stream.
+  return { first: ran.statement === "fast" ? "indexes" : "stream", seeds: null, scored, steps };
 }
 
 /**
@@ -328,6 +399,17 @@ async function phasedIndex(
     sql`SELECT reltuples AS tuples FROM pg_class WHERE oid = to_regclass(${hnswIndexName(index)})`,
   );
   return rows >= t.minShare * Number(row?.tuples ?? 0) ? index : null;
+}
+
+/** The bounded wait for searchability (freshness.ts), when asked for; a 400 past the limit. */
+async function waitFor(deps: MemoryDeps, agentId: string, ms: number | undefined) {
+  if (ms === undefined || ms === 0) return undefined;
+  if (!(ms > 0 && ms <= LIMITS.maxWaitSearchableMs)) {
+    throw new Invalid(`waitSearchableMs must be between 0 and ${LIMITS.maxWaitSearchableMs}`, {
+      field: "waitSearchableMs",
+    });
+  }
+  return waitSearchable(deps.db, agentId, deps.clock.now(), ms);
 }
 
 /** `asOf` as a date, or undefined; a 400 beside `now` (asOf is the now) or with mode fast (no cut in the search). */

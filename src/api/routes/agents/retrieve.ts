@@ -74,6 +74,16 @@ const RetrieveBody = z
       example: "2026-02-01T00:00:00Z",
     }),
     touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
+    waitSearchableMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.maxWaitSearchableMs)
+      .optional()
+      .openapi({
+        description: `Wait up to this many ms (at most ${LIMITS.maxWaitSearchableMs}) until every memory of the agent written before this retrieve has its vector, then rank; \`freshness.waited\` says how long and whether everything became searchable. Default 0: rank at once`,
+        example: 2000,
+      }),
     kinds: z.array(Kind).min(1).optional(),
     mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
       description:
@@ -126,6 +136,28 @@ const Context = z
       }),
   })
   .openapi("RetrieveContext");
+
+const Freshness = z
+  .object({
+    pending: z.number().int().openapi({
+      description:
+        "The agent's memories still waiting for their vector when this retrieve read the stream (not searchable by meaning yet)",
+    }),
+    oldestPendingMs: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Age of the oldest of them, ms since it was written; null with none" }),
+    embeddedInline: z.number().int().openapi({
+      description:
+        "Of the candidates among them, how many this retrieve embedded itself and ranked by meaning (read your own writes, MEMSTREAM_RETRIEVE_EMBED_PENDING)",
+    }),
+    waited: z.object({ ms: z.number().int(), complete: z.boolean() }).optional().openapi({
+      description:
+        "With waitSearchableMs: how long it waited, and whether every memory written before it became searchable",
+    }),
+  })
+  .openapi("RetrieveFreshness");
 
 const Scored = MemorySchema.extend({
   score: z.number(),
@@ -193,6 +225,7 @@ const route = createRoute({
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
     "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
     "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",
+    "Every answer has `freshness`: how many of the agent's memories were not yet searchable (no vector yet) and the oldest one's age; waitSearchableMs waits, bounded, until what was written before the retrieve is (docs/adr/0035).",
     "With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033).",
     "With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation)",
     "take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.",
@@ -223,6 +256,7 @@ const route = createRoute({
             "exact: the whole candidate set ranked by the formula; phased: the formula on seeds from the indexes (ranking.phases); fast: by the threshold search over indexes (ranking.plan says which statement)",
         }),
         ranking: RetrieveRanking,
+        freshness: Freshness,
         context: Context.optional(),
       }),
       "Best first",
@@ -230,6 +264,7 @@ const route = createRoute({
         retrievalId: "ret_3n8x0qk2m7v5c9d1f4h6",
         memories: [SCORED_MEMORY_EXAMPLE],
         mode: "exact",
+        freshness: { pending: 2, oldestPendingMs: 840, embeddedInline: 2 },
         ranking: {
           ...RANKING_EXAMPLE,
           timeWindow: null,
@@ -238,6 +273,13 @@ const route = createRoute({
           superseded: 0,
           plan: "full",
           planReason: "relevance contextual: every memory scored",
+          phases: {
+            first: "stream",
+            seeds: null,
+            scored: 1240,
+            steps: ["neighbours", "versions", "duplicates"],
+          },
+          rules: { language: "en", focus: true, timeFilter: true },
         },
       },
     ),

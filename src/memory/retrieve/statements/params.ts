@@ -44,12 +44,6 @@ export type RankParams = {
    * (`kinds` null = every kind no section lists), and each section keeps its own top `k`.
    */
   sections?: RankSection[];
-  /**
-   * One PostgreSQL, not Citus: the phased statement may hide the agent's equality from the
-   * planner where it would only add the agent's whole btree range to an index lookup. Absent,
-   * every subquery names the agent as a plain equality, which Citus's router needs.
-   */
-  singleNode?: boolean;
 };
 
 /** One section of a sectioned ranking: its kinds (null = the rest) and how many it keeps. */

@@ -136,7 +136,7 @@ export function phasedRankQuery(
       FROM lex_terms t CROSS JOIN LATERAL (
         SELECT m.id, length(m.description_tsv)::float8 AS dl
         FROM memories m
-        WHERE ${agentLexemesMatch("m", agent, "@>", sql`ARRAY[${agentLexemeKey(agent, sql`t.t`)}]`, p.singleNode === true)} ${inWindow("m")}
+        WHERE ${agentLexemesMatch("m", agent, "@>", sql`ARRAY[${agentLexemeKey(agent, sql`t.t`)}]`)} ${inWindow("m")}
         LIMIT ${sizes.postingsCap + 1}
       ) x
     ),

@@ -22,21 +22,11 @@ export function lexHead(text: string): SQL {
 /**
  * The lexical index's match (migration 0024): `alias`'s memory holds the keys (`@>`) or one of
  * them (`&&`), a text[] of agentLexemeKey's, read from the agent's own postings. agent_id is still
- * compared (a key is a hash prefix); `hidden` compares it as `IS TRUE`, so the planner does not
- * intersect the postings with the agent's whole btree range (2.3 ms a lexeme at 100k memories,
- * for nothing: the keys are the agent's). Citus's router needs the plain equality.
+ * compared (a key is a hash prefix), which Citus's router also needs.
  */
-export const agentLexemesMatch = (
-  alias: string,
-  agentId: string,
-  op: "@>" | "&&",
-  keys: SQL,
-  hidden: boolean,
-): SQL => {
-  const agent = sql`${sql.raw(alias)}.agent_id = ${agentId}`;
-  return sql`memstream_agent_lexemes(${sql.raw(`${alias}.agent_id, ${alias}.description_tsv`)}) ${sql.raw(op)} ${keys}
-    AND ${hidden ? sql`(${agent}) IS TRUE` : agent}`;
-};
+export const agentLexemesMatch = (alias: string, agentId: string, op: "@>" | "&&", keys: SQL): SQL =>
+  sql`memstream_agent_lexemes(${sql.raw(`${alias}.agent_id, ${alias}.description_tsv`)}) ${sql.raw(op)} ${keys}
+    AND ${sql.raw(alias)}.agent_id = ${agentId}`;
 
 /** A lexeme as the lexical index keys it for `agentId` (migration 0024). */
 export const agentLexemeKey = (agentId: string, lexeme: SQL): SQL =>
@@ -76,7 +66,7 @@ export function standalonePostings(agentId: string, where: SQL | undefined): SQL
   return sql`
       SELECT m.id, u.lexeme, greatest(cardinality(u.positions), 1)::float8 AS tf, m.dl::float8 AS dl
       FROM (SELECT memories.id, length(memories.description_tsv) AS dl, ${queryPostings} AS v
-        FROM memories WHERE ${where} AND ${agentLexemesMatch("memories", agentId, "&&", sql`(SELECT array_agg(${agentLexemeKey(agentId, sql`t`)}) FROM lex_terms)`, false)} OFFSET 0) m
+        FROM memories WHERE ${where} AND ${agentLexemesMatch("memories", agentId, "&&", sql`(SELECT array_agg(${agentLexemeKey(agentId, sql`t`)}) FROM lex_terms)`)} OFFSET 0) m
       CROSS JOIN LATERAL unnest(m.v) u`;
 }
 
