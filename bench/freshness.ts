@@ -1,5 +1,5 @@
 /**
- * Write-to-searchable latency, the freshness contract's figure (docs/adr/0036):
+ * Write-to-searchable latency, the freshness contract's figure (docs/adr/0035):
  * `npx tsx bench/freshness.ts`. The service composed in this process (`src/compose.ts`) with its
  * in-process workers and the offline embedder, on a database of its own
  * (`memstream_bench_freshness`, made fresh). A writer POSTs one memory every

@@ -5,7 +5,7 @@ import { ownDatabase } from "../support/own-database";
 import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
 import { until } from "../support/until";
 
-// The freshness contract (docs/adr/0036): every retrieve says how many of the agent's memories
+// The freshness contract (docs/adr/0035): every retrieve says how many of the agent's memories
 // were not yet searchable (waiting for their vector) and how old the oldest was; with
 // waitSearchableMs it first waits, bounded, until what was written before it is searchable.
 

@@ -3,7 +3,7 @@ import { type Db, queryRows } from "../../db/client";
 import { FIELDS } from "../enrichment/fields";
 
 /**
- * The freshness contract (docs/adr/0036): every retrieve says how many of the agent's memories
+ * The freshness contract (docs/adr/0035): every retrieve says how many of the agent's memories
  * were not yet searchable by meaning (no vector: enrichment still pending) when it read the
  * stream, how old the oldest of them was, and how many it embedded itself for this ranking (read
  * your own writes). With `waitSearchableMs` it first waits, bounded, until every memory written

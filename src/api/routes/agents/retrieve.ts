@@ -225,7 +225,7 @@ const route = createRoute({
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
     "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
     "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",
-    "Every answer has `freshness`: how many of the agent's memories were not yet searchable (no vector yet) and the oldest one's age; waitSearchableMs waits, bounded, until what was written before the retrieve is (docs/adr/0036).",
+    "Every answer has `freshness`: how many of the agent's memories were not yet searchable (no vector yet) and the oldest one's age; waitSearchableMs waits, bounded, until what was written before the retrieve is (docs/adr/0035).",
     "With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033).",
     "With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation)",
     "take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.",
