@@ -134,6 +134,8 @@ export async function composeSystem(
     // Cached: each consolidation embeds its task type's recent task texts again.
     taskEmbedder: withEmbeddingCache(providers.embedder),
     githubApi: { token: config.github.token, baseUrl: config.github.apiUrl },
+    // Embedded PGlite serves the API's connection first; the workers' statements go on their own.
+    db: database.background,
   };
   const jobs = composeWorkers(config, queues, processors);
   const text = createTextWork({ encoding: config.tokenizerEncoding, ...config.work });

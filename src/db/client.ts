@@ -5,6 +5,7 @@ import { projectPath } from "../lib/paths";
 import { withoutCopy } from "./copy-support";
 import { type Distribution, distributeOnCitus } from "./distribute";
 import { claimFolder, type FolderLock } from "./folder-lock";
+import { BACKGROUND_APPLICATION } from "./pglite-exchanges";
 import { type PgliteThread, startPgliteThread } from "./pglite-thread";
 import * as schema from "./schema";
 import { noDelaySocket } from "./socket";
@@ -14,6 +15,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type Database = {
   db: Db;
+  /**
+   * The in-process workers' handle: `db` itself on PostgreSQL; on embedded PGlite a second
+   * connection whose exchanges the database's thread runs after the API's (pglite-exchanges.ts).
+   */
+  background: Db;
   /** `postgres` (a server via DATABASE_URL) or `pglite` (embedded, zero-config). */
   kind: "postgres" | "pglite";
   /**
@@ -83,6 +89,7 @@ async function openPostgres(
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
   return {
     db,
+    background: db,
     kind: "postgres",
     async migrate() {
       // A one-connection client holds a session-level advisory lock, so an API process and a
@@ -103,9 +110,9 @@ async function openPostgres(
 
 /**
  * Embedded PGlite, off the API's thread (docs/adr/0031): a worker thread runs it and serves the wire
- * protocol on a Unix socket; this side is the same postgres-js client as for a server. One
- * connection: PGlite runs one statement at a time anyway, and postgres-js then keeps its named
- * prepared statements to itself.
+ * protocol on a Unix socket; this side is the same postgres-js client as for a server. Two
+ * connections of one each: the API's and the in-process workers', so the thread can serve the
+ * API's statements first (PGlite runs one at a time; pglite-exchanges.ts).
  */
 async function openPglite(dataDir: string, role: string, yields: boolean): Promise<Database> {
   // "memory://" keeps everything in RAM (tests); anything else is a folder on disk.
@@ -118,7 +125,7 @@ async function openPglite(dataDir: string, role: string, yields: boolean): Promi
     thread = await startPgliteThread({
       dataDir,
       migrationsFolder: MIGRATIONS.migrationsFolder,
-      maxConnections: 1,
+      maxConnections: 2,
     });
   } catch (err) {
     folder?.release();
@@ -126,24 +133,31 @@ async function openPglite(dataDir: string, role: string, yields: boolean): Promi
   }
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres({
-    path: thread.socketPath,
-    user: "postgres",
-    database: "postgres",
-    max: 1,
-    onnotice: () => {},
-    connect_timeout: 5,
-    backoff: reconnectDelaySeconds,
-  });
-  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
-  withoutCopy(db);
+  const connect = (application: string) => {
+    const client = postgres({
+      path: thread.socketPath,
+      user: "postgres",
+      database: "postgres",
+      max: 1,
+      onnotice: () => {},
+      connect_timeout: 5,
+      backoff: reconnectDelaySeconds,
+      connection: { application_name: application },
+    });
+    const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as Db;
+    withoutCopy(db);
+    return { client, db };
+  };
+  const api = connect("memstream");
+  const background = connect(BACKGROUND_APPLICATION);
   return {
-    db,
+    db: api.db,
+    background: background.db,
     kind: "pglite",
     migrate: () => thread.migrate(),
     folder,
     close: async () => {
-      await client.end({ timeout: 5 });
+      await Promise.all([api.client.end({ timeout: 5 }), background.client.end({ timeout: 5 })]);
       await thread.close();
       folder?.release();
     },

@@ -14,6 +14,14 @@ export function withoutCopy(db: unknown): void {
   if (typeof options === "object" && options !== null) WITHOUT_COPY.add(options);
 }
 
+/**
+ * Whether a drizzle handle (pool or transaction) is embedded PGlite's, whose one backend runs one
+ * statement at a time for every connection: a long statement there holds every request.
+ */
+export function isEmbedded(db: unknown): boolean {
+  return !canCopy(db);
+}
+
 /** Whether a drizzle handle (pool or transaction) may COPY FROM STDIN. */
 export function canCopy(db: unknown): boolean {
   const options = sessionOptions(db);

@@ -63,48 +63,33 @@ export function analyzeWhenGrown(
 }
 
 /**
- * The same for statements that arrive as wire-protocol messages (the socket server of
- * pglite.worker.ts, which bypasses `query` and `exec`): a Parse or Query whose text names a write
- * marks the connection; once a Sync or a Query has run (the backend is ready for a query) and no
- * transaction is open, the check is queued ahead of the next message (PGlite's one queue, first
- * come first served). Never inside an extended-protocol exchange: a simple query there drops the
- * unnamed prepared statement or meets the exchange's implicit transaction.
+ * The same for statements that arrive as wire-protocol messages (the socket of pglite.worker.ts,
+ * which bypasses `query` and `exec`): `names(message)` says whether a Parse or Query names a write,
+ * and the exchange scheduler (pglite-exchanges.ts) runs `run()` between exchanges, never inside an
+ * extended-protocol exchange (a simple query there drops the unnamed prepared statement or meets
+ * the exchange's implicit transaction) nor inside a transaction.
  */
-export function analyzeAfterProtocolWrites(client: PGlite, onError: (e: unknown) => void): void {
-  const raw = client.execProtocolRawStream.bind(client);
-  let wrote = false;
-  Object.assign(client, {
-    execProtocolRawStream: async (...args: Parameters<PGlite["execProtocolRawStream"]>) => {
-      const r = await raw(...args);
-      const { writes, settled } = scan(args[0]);
-      wrote ||= writes;
-      if (wrote && settled && !client.isInTransaction()) {
-        wrote = false;
-        // Not awaited: this call holds the queue; the check runs right after it.
-        void client.exec(ANALYZE_GROWN).catch(onError);
-      }
-      return r;
-    },
-  });
+export function protocolAnalyzer(
+  client: PGlite,
+  onError: (e: unknown) => void,
+): { names(message: Uint8Array): boolean; run(): Promise<void> } {
+  return {
+    names: (message) => scan(message),
+    run: () =>
+      client
+        .exec(ANALYZE_GROWN)
+        .then(() => undefined)
+        .catch(onError),
+  };
 }
 
-/** Walks frontend messages (a type byte, then an int32 length that counts itself). */
-function scan(bytes: Uint8Array): { writes: boolean; settled: boolean } {
+/** Whether a frontend message (a type byte, then an int32 length that counts itself) is a Parse or Query naming a write. */
+function scan(bytes: Uint8Array): boolean {
+  const type = bytes[0];
+  if ((type !== 0x50 /* P */ && type !== 0x51) /* Q */ || bytes.length < 5) return false;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let writes = false;
-  let settled = false;
-  for (let at = 0; at + 5 <= buf.length; ) {
-    const type = String.fromCharCode(buf[at] as number);
-    const length = buf.readInt32BE(at + 1);
-    if (length < 4) break;
-    if (type === "S" || type === "Q") settled = true;
-    if ((type === "P" || type === "Q") && !writes) {
-      // The statement text comes first (after the statement name for Parse); a bounded look is enough.
-      writes = WRITES.test(buf.toString("latin1", at + 5, Math.min(at + 1 + length, at + 5 + 64 * 1024)));
-    }
-    at += 1 + length;
-  }
-  return { writes, settled };
+  // The statement text comes first (after the statement name for Parse); a bounded look is enough.
+  return WRITES.test(buf.toString("latin1", 5, Math.min(buf.length, 5 + 64 * 1024)));
 }
 
 /** A statement that may add rows (a retrieve's log insert counts too; the check is ~1 ms). */

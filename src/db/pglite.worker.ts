@@ -1,11 +1,13 @@
+import { createServer } from "node:net";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PGLiteSocketHandler } from "@electric-sql/pglite-socket";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { analyzeAfterProtocolWrites, analyzeWhenGrown } from "./pglite-analyze";
+import { analyzeWhenGrown, protocolAnalyzer } from "./pglite-analyze";
+import { ExchangeScheduler } from "./pglite-exchanges";
 
 /**
  * Embedded PGlite in its own thread (docs/adr/0031): the database's work (WebAssembly, seconds for a
@@ -36,19 +38,19 @@ try {
   // PGlite has no autovacuum: tables are analyzed as they grow (pglite-analyze.ts), after the
   // migrations' statements and after writes that come over the socket.
   const analyze = analyzeWhenGrown(client, () => {});
-  analyzeAfterProtocolWrites(client, () => {});
-  const server = new PGLiteSocketServer({
-    db: client,
-    path: data.socketPath,
-    maxConnections: data.maxConnections,
-  });
-  await server.start();
+  // pglite-socket's handlers (wire framing, startup) over our scheduler of the one backend.
+  const scheduler = new ExchangeScheduler(
+    client,
+    protocolAnalyzer(client, () => {}),
+  );
+  const server = await serve(data.socketPath, data.maxConnections, scheduler);
   port.on("message", (m: PgliteThreadRequest) => {
     const run =
       m.type === "migrate"
         ? migrate(drizzle(client), { migrationsFolder: data.migrationsFolder })
         : (async () => {
             await server.stop();
+            await scheduler.settled();
             await analyze.settled();
             await client.close();
           })();
@@ -60,4 +62,27 @@ try {
   send({ type: "ready" });
 } catch (err) {
   send({ type: "failed", error: String((err as Error)?.stack ?? err) });
+}
+
+/** A Unix-socket server whose connections share `scheduler` (at most `max` at once). */
+async function serve(path: string, max: number, scheduler: ExchangeScheduler) {
+  const handlers = new Set<PGLiteSocketHandler>();
+  const server = createServer((socket) => {
+    if (handlers.size >= max) return socket.destroy();
+    // The handler's type names pglite-socket's own queue; ours keeps its interface (pglite-exchanges.ts).
+    const handler = new PGLiteSocketHandler({ queryQueue: scheduler as never, closeOnDetach: true });
+    handlers.add(handler);
+    for (const event of ["close", "error"]) handler.addEventListener(event, () => handlers.delete(handler));
+    handler.attach(socket).catch(() => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, resolve);
+  });
+  return {
+    async stop() {
+      await Promise.all([...handlers].map((h) => h.detach(true)));
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

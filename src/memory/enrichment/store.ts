@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { type Db, queryRows } from "../../db/client";
+import { isEmbedded } from "../../db/copy-support";
 import { memories, memoryEmbeddings } from "../../db/schema";
 import { atRevision, FIELDS, lockInRowOrder, type MemoryRef, refValues, target } from "./fields";
 
@@ -53,14 +54,36 @@ export async function insertVectors(db: Db, model: string, items: readonly Vecto
   return rows.map((r) => r.id);
 }
 
-/** Embeds for the configured model: stores the vectors and marks the rows ready, atomically. */
+/**
+ * Numbers of vector text per transaction on embedded PGlite: its backend parses ~2.6 µs a number
+ * (WebAssembly's strtof), one statement at a time for every request, so a chunk of 64 × 512 held
+ * a batch POST ~110 ms; 4,096 (8 × 512) hold it ~11 ms.
+ */
+export const EMBEDDED_NUMBERS_PER_TRANSACTION = 4096;
+
+/**
+ * Embeds for the configured model: stores the vectors and marks the rows ready, atomically per
+ * row; on embedded PGlite in transactions of at most EMBEDDED_NUMBERS_PER_TRANSACTION numbers.
+ */
 export async function storeEmbeddings(
   db: Db,
   model: string,
   items: readonly VectorFor[],
 ): Promise<MadeReady[]> {
-  const f = FIELDS.embedding;
   if (items.length === 0) return [];
+  const dims = Math.max(1, ...items.map((i) => i.vector.length));
+  const per = isEmbedded(db)
+    ? Math.max(1, Math.floor(EMBEDDED_NUMBERS_PER_TRANSACTION / dims))
+    : items.length;
+  const made: MadeReady[] = [];
+  for (let at = 0; at < items.length; at += per)
+    made.push(...(await storeGroup(db, model, items.slice(at, at + per))));
+  return made;
+}
+
+/** One transaction: the rows still pending at their revision marked ready, with their vectors. */
+async function storeGroup(db: Db, model: string, items: readonly VectorFor[]): Promise<MadeReady[]> {
+  const f = FIELDS.embedding;
   return db.transaction(async (tx) => {
     await lockInRowOrder(tx, items);
     // Status first: it locks the rows still pending at this revision, and only those get vectors.
