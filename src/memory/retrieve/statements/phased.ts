@@ -193,7 +193,7 @@ export function phasedRankQuery(
     }
     s_rows AS MATERIALIZED (
       SELECT m.id, x.seed, x.others, m.created_at AS at, m.last_accessed_at, m.importance,
-        ${index ? cosineSql(fresh.embedding, q) : sql`coalesce(1 - e.d, ${hasFresh ? cosineSql(sql`fresh.embedding`, q) : sql`NULL::float8`})`} AS cos,
+        ${cosineSql(fresh.embedding, q)} AS cos,
         CASE WHEN m.description_tsv @@ (SELECT q FROM lex_query) THEN coalesce((
           SELECT sum(${bm25("u.tf", "length(m.description_tsv)")} ORDER BY u.lexeme)
           FROM (SELECT v.lexeme, greatest(cardinality(v.positions), 1)::float8 AS tf
@@ -206,15 +206,10 @@ export function phasedRankQuery(
         SELECT id, created_at, last_accessed_at, importance, description_tsv FROM memories
         WHERE agent_id = ${agent} AND id = x.id OFFSET 0
       ) m
-      ${
-        index
-          ? sql`LEFT JOIN LATERAL (
+      LEFT JOIN LATERAL (
         SELECT embedding FROM memory_embeddings
         WHERE agent_id = ${agent} AND memory_id = x.id AND model = ${q.model} AND dimensions = ${q.dimensions} OFFSET 0
-      ) e ON true`
-          : // The scan of the agent's vectors already has every distance: no vector is read twice.
-            sql`LEFT JOIN vec_all e ON e.id = x.id`
-      }
+      ) e ON true
       ${fresh.join}
     ),
     rb AS MATERIALIZED (
