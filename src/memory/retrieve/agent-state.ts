@@ -2,7 +2,6 @@ import { and, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { isoUtc } from "../../db/iso";
 import type { Embedder } from "../../providers/types";
-import { FIELDS } from "../enrichment/fields";
 import { filterConditions, type MemoryFilters } from "../filters";
 import type { FastThresholds } from "./fast-thresholds";
 import { pendingSql } from "./freshness";
@@ -56,13 +55,12 @@ export async function readAgentState(
   /** The agent's memories still waiting for a vector, and when the oldest was written (freshness.ts). */
   unsearchable: { count: number; oldest: Date | null };
 }> {
-  const where = and(...filterConditions(agentId, filters), sql`${FIELDS.embedding.status} = 'pending'`);
+  const where = and(...filterConditions(agentId, filters), pendingSql);
   const [row] = await queryRows<{
     ranking: RankingChoice | null;
     learned: Weights | null;
     pending: PendingMemory[] | null;
     small: boolean;
-    large: boolean | null;
     estimate: number | null;
     epoch: number | null;
     unsearchable: number | string | null;
@@ -72,7 +70,6 @@ export async function readAgentState(
     sql`SELECT s.retrieval AS ranking,
       CASE WHEN coalesce(s.learn_weights, ${learn}::boolean) THEN s.learned->'weights' END AS learned,
       ${countStream ? sql`(SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM}` : sql`false`} AS small,
-      ${countStream && estimateLarge ? estimatedAtLeast(agentId, largeAt) : sql`false`} AS large,
       ${countStream && estimateLarge ? sql`memstream_agent_rows_estimate(${agentId})` : sql`NULL::float8`} AS estimate,
       (SELECT json_agg(json_build_object('id', p.id, 'description', p.description)) FROM (
         SELECT memories.id, memories.description FROM memories WHERE ${where}
@@ -89,7 +86,8 @@ export async function readAgentState(
     learned: row?.learned ?? null,
     pending: pendingMax > 0 ? (row?.pending ?? []) : [],
     smallStream: row?.small ?? false,
-    largeStream: row?.large ?? false,
+    // Not analyzed yet (no estimate): not large.
+    largeStream: row?.estimate != null && Number(row.estimate) >= largeAt,
     rowsEstimate: row?.estimate == null ? null : Number(row.estimate),
     epoch: Number(row?.epoch ?? 0),
     unsearchable: {
@@ -97,11 +95,6 @@ export async function readAgentState(
       oldest: row?.oldest_unsearchable ? new Date(row.oldest_unsearchable) : null,
     },
   };
-}
-
-/** Whether the planner's statistics estimate `agentId` at `rows` memories or more (migration 0015). */
-function estimatedAtLeast(agentId: string, rows: number) {
-  return sql`coalesce(memstream_agent_rows_estimate(${agentId}) >= ${rows}, false)`;
 }
 
 /**

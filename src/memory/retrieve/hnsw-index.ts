@@ -39,33 +39,44 @@ export function createHnswIndexSql(ix: HnswIndex, opts: { m: number; efConstruct
 }
 
 const CACHE_MS = 30_000;
-const cache = new WeakMap<object, Map<string, { at: number; index: HnswIndex | null }>>();
+/** A model's valid HNSW index (null: none) and its entries as the statistics count them. */
+export type HnswIndexState = { index: HnswIndex | null; tuples: number };
+const cache = new WeakMap<object, Map<string, { at: number; state: HnswIndexState }>>();
 
 /**
  * The valid HNSW index for (model, dimensions), or null. Cached per database for 30 s, so a new
  * index is picked up without a restart and the lookup costs nothing on the hot path.
  */
 export async function findHnswIndex(db: Db, model: string, dimensions: number): Promise<HnswIndex | null> {
+  return (await hnswIndexState(db, model, dimensions)).index;
+}
+
+/**
+ * findHnswIndex's index with its entries (`pg_class.reltuples`, kept by CREATE INDEX, VACUUM and
+ * ANALYZE; 0 when never counted), cached with it: the phased plan's gate reads both on every retrieve.
+ */
+export async function hnswIndexState(db: Db, model: string, dimensions: number): Promise<HnswIndexState> {
   const key = `${dimensions}:${model}`;
   const perDb = cache.get(db) ?? new Map();
   cache.set(db, perDb);
   const hit = perDb.get(key);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.index;
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.state;
   const candidates = (["vector", "halfvec"] as const).map((storage) => ({ model, dimensions, storage }));
   const names = candidates.map(hnswIndexName);
   // indisvalid: a CONCURRENTLY build in progress (or failed) must not be used.
-  const rows = await queryRows<{ name: string }>(
+  const rows = await queryRows<{ name: string; tuples: number | null }>(
     db,
-    sql`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    sql`SELECT c.relname AS name, greatest(c.reltuples, 0) AS tuples FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE i.indisvalid AND c.relname IN (${sql.join(
           names.map((n) => sql`${n}`),
           sql`, `,
         )})`,
   );
-  const found = new Set(rows.map((r) => r.name));
-  const index = candidates.find((c) => found.has(hnswIndexName(c))) ?? null;
-  perDb.set(key, { at: Date.now(), index });
-  return index;
+  const index = candidates.find((c) => rows.some((r) => r.name === hnswIndexName(c))) ?? null;
+  const row = index ? rows.find((r) => r.name === hnswIndexName(index)) : undefined;
+  const state = { index, tuples: Number(row?.tuples ?? 0) };
+  perDb.set(key, { at: Date.now(), state });
+  return state;
 }
 
 /** Forgets cached lookups (after creating or dropping an index in-process). */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { type Db, queryRows } from "../../db/client";
+import type { Db } from "../../db/client";
 import { Invalid, RetrieveTimeout } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { memoryAsOf, untilAsOf } from "../as-of";
@@ -19,7 +19,7 @@ import type { FastThresholds } from "./fast-thresholds";
 import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
 import { type Freshness, waitSearchable } from "./freshness";
-import { findHnswIndex, type HnswIndex, hnswIndexName } from "./hnsw-index";
+import { type HnswIndex, hnswIndexState } from "./hnsw-index";
 import { queryLanguage, type RankingRules } from "./language";
 import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
@@ -305,6 +305,9 @@ export async function retrieve(
   // The fast path takes its candidates from indexes and has no time window (filters are a 400
   // there; a default time filter is dropped instead, and the answer says no window applied).
   const window = ran.statement === "fast" ? null : params.timeWindow;
+  // The lift runs in the full and phased statements' tail only (statements/select.ts).
+  const lifted = lift && (ran.statement === "full" || ran.statement === "phased") ? lift : null;
+  const scored = Number(rows[0]?.candidates ?? 0);
   const oldest = agent.unsearchable.oldest;
   const freshness: Freshness = {
     pending: agent.unsearchable.count,
@@ -321,18 +324,18 @@ export async function retrieve(
       ...ranking,
       timeWindow: window ? { start: window.start.toISOString(), end: window.end.toISOString() } : null,
       focus,
-      lift: lift && (ran.statement === "full" || ran.statement === "phased") ? lift : null,
+      lift: lifted,
       superseded: rows.filter((r) => r.superseded === true).length,
       plan: ran.statement,
       planReason: reason,
       rules,
-      phases: phasesOf(ran, Number(rows[0]?.candidates ?? 0), [
+      phases: phasesOf(ran, scored, [
         ...(params.lexical?.kind === "contextual" ? (["neighbours"] as const) : []),
-        ...(lift && (ran.statement === "full" || ran.statement === "phased") ? (["versions"] as const) : []),
+        ...(lifted ? (["versions"] as const) : []),
         ...(collapse ? (["duplicates"] as const) : []),
       ]),
     },
-    candidates: Number(rows[0]?.candidates ?? 0),
+    candidates: scored,
   };
 }
 
@@ -392,13 +395,9 @@ async function phasedIndex(
 ): Promise<HnswIndex | null> {
   const rows = agent.rowsEstimate ?? 0;
   if (agent.smallStream || rows < t.minStream) return null;
-  const index = await findHnswIndex(db, query.model, query.dimensions);
+  const { index, tuples } = await hnswIndexState(db, query.model, query.dimensions);
   if (!index) return null;
-  const [row] = await queryRows<{ tuples: number | null }>(
-    db,
-    sql`SELECT reltuples AS tuples FROM pg_class WHERE oid = to_regclass(${hnswIndexName(index)})`,
-  );
-  return rows >= t.minShare * Number(row?.tuples ?? 0) ? index : null;
+  return rows >= t.minShare * tuples ? index : null;
 }
 
 /** The bounded wait for searchability (freshness.ts), when asked for; a 400 past the limit. */
