@@ -1,7 +1,7 @@
 /**
  * Does learning the weights from an agent's own feedback pay? `npm run eval:learning`.
  *
- * 1. LoCoMo (dev split, read at run time from LOCOMO_DIR, default ../shared/eval/locomo-dev; never
+ * 1. LoCoMo (dev split, read at run time from LOCOMO_DIR; never
  *    copied here): each conversation is one agent (loaded as `npm run eval:locomo` loads it). Its
  *    questions are taken in file order as the order they were asked: the first half are asked
  *    through the API with the service default, and the agent gives feedback that it used the gold
@@ -16,7 +16,6 @@
  *    overlap of the top 10 with its true top 10 on 40 fresh queries.
  * Database: EVAL_DATABASE_URL (a dedicated one; turns loaded there are reused), else PGlite in memory.
  */
-import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
@@ -27,11 +26,10 @@ import { learnWeights } from "../src/memory/learning/learn";
 import type { LearnedState } from "../src/memory/learning/state";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import type { Weights } from "../src/memory/retrieve/ranking/components";
-import { appCall, type Call, loadTurns, type Query, readLocomo, score } from "./lib/locomo";
+import { appCall, type Call, loadTurns, locomoDir, type Query, readLocomo, score } from "./lib/locomo";
 import { printTable, writeResults } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const dir = locomoDir();
 const system = await composeSystem(
   loadConfig({
     ...(process.env.EVAL_DATABASE_URL ? { DATABASE_URL: process.env.EVAL_DATABASE_URL } : {}),
