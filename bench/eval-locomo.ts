@@ -57,11 +57,12 @@ const asked = queries.filter((q) => q.evidence.length > 0);
 const vectors = await embedder.embed(asked.map((q) => q.question));
 
 const IN_FLIGHT = 4;
-// Relevance alone, each source as defined (hybrid α 0.6), without the default preset's α and time filter.
+// Relevance alone, each source as defined (hybrid α 0.6), without the default preset's α, time filter and subject lift.
 const RELEVANCE_ONLY = {
   weights: { recency: 0, importance: 0, relevance: 1 },
   vectorShare: HYBRID_VECTOR_SHARE,
   timeFilter: false,
+  subjects: false,
 };
 const TIME = { ...RELEVANCE_ONLY, timeFilter: true };
 // Every preset by name, the service default (no ranking field given: it sends nothing but the
