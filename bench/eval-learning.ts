@@ -27,6 +27,7 @@ import type { LearnedState } from "../src/memory/learning/state";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import type { Weights } from "../src/memory/retrieve/ranking/components";
 import { appCall, type Call, loadTurns, locomoDir, type Query, readLocomo, score } from "./lib/locomo";
+import { HELD_OUT } from "./lib/split";
 import { printTable, writeResults } from "./lib/stats";
 
 const dir = locomoDir();
@@ -86,8 +87,20 @@ for (const [i, v] of (await embedder.embed(texts)).entries()) vectors.set(asked[
 const byConv = new Map<string, Query[]>();
 for (const q of asked) byConv.set(q.conversation_id, [...(byConv.get(q.conversation_id) ?? []), q]);
 
+/** The ids of the gold evidence among the memories a logged retrieve ranked (returned or below the cut). */
+async function rankedGold(agent: string, retrievalId: string, gold: Set<string>): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    system.database.db,
+    sql`SELECT m.id FROM retrieval_log l CROSS JOIN LATERAL jsonb_array_elements(l.candidates) c
+      JOIN memories m ON m.agent_id = l.agent_id AND m.id = c->>0
+      WHERE l.agent_id = ${agent} AND l.id = ${retrievalId} AND m.metadata->>'dia_id' = ANY(${[...gold]})`,
+  );
+  return rows.map((r) => r.id);
+}
+
 const rows: Record<string, string | number>[] = [];
 const all = { base: [] as number[][], learned: [] as number[][], unguarded: [] as number[][] };
+const gains: { conv: string; half: string; gain: number }[] = [];
 for (const [conv, qs] of byConv) {
   const agent = agentOf(conv);
   await freshLearner(agent);
@@ -105,8 +118,10 @@ for (const [conv, qs] of byConv) {
   for (const q of qs.slice(0, cut)) {
     const a = await ask(q);
     const gold = new Set(q.evidence);
-    const used = a.memories.filter((m) => gold.has(m.metadata.dia_id ?? "")).map((m) => m.id);
-    if (used.length > 0) withGold++;
+    // The agent used the gold evidence the retrieve ranked: returned, or in the pool below the cut
+    // (as if a later retrieve found it), which is what lets a fit learn to lift what it missed.
+    const used = await rankedGold(agent, a.retrievalId, gold);
+    if (a.memories.some((m) => gold.has(m.metadata.dia_id ?? ""))) withGold++;
     await feedback(agent, { retrievalId: a.retrievalId, used });
     await learnWeights(memory, agent);
   }
@@ -141,12 +156,16 @@ for (const [conv, qs] of byConv) {
   }
   for (const k of ["base", "learned", "unguarded"] as const) all[k].push(...scores[k]);
   const col = (k: keyof typeof scores, i: number) => f3(mean(scores[k].map((s) => s[i] as number)));
+  const half = (HELD_OUT as readonly string[]).includes(conv) ? "held out" : "tuning";
+  const gain = mean(scores.learned.map((s) => s[0] as number)) - mean(scores.base.map((s) => s[0] as number));
+  gains.push({ conv, half, gain });
   rows.push({
-    conversation: conv,
+    conversation: `${conv} (${half})`,
+    "r@10 gain": f3(gain),
     "feedback (with gold)": `${cut} (${withGold})`,
     adopted: learned.weights ? `${shares(learned.weights)} (+${f3(learned.heldOutGain ?? 0)})` : "no",
     "last fit": learned.lastFit
-      ? `${learned.lastFit.adopted ? "adopted" : "refused"}, held-out ${f3(learned.lastFit.heldOut.gain)}`
+      ? `${learned.lastFit.adopted ? "adopted" : "refused"}, held-out ${f3(learned.lastFit.heldOut.gain)}, recall ${f3(learned.lastFit.heldOutRecall?.gain ?? Number.NaN)}`
       : "none",
     "later q": qs.length - cut,
     "r@10 default": col("base", 0),
@@ -173,6 +192,20 @@ console.log(
   `\nLoCoMo: feedback on the first half of each conversation's questions, scored on the later half (default ${DEFAULT_PRESET}: shares ${shares(DEFAULT)}; ${((Date.now() - t0) / 1000).toFixed(0)} s)`,
 );
 printTable(rows);
+// The bar for learning on by default: on each half, the mean gain ≥ 0.02 and no conversation below −0.01.
+const bar = ["tuning", "held out"].map((half) => {
+  const of = gains.filter((g) => g.half === half).map((g) => g.gain);
+  const meanGain = mean(of);
+  const worst = Math.min(...of);
+  return {
+    half,
+    conversations: of.length,
+    "mean r@10 gain (target ≥ 0.020)": f3(meanGain),
+    "worst conversation (target ≥ −0.010)": f3(worst),
+    met: meanGain >= 0.02 && worst >= -0.01 ? "yes" : "no",
+  };
+});
+printTable(bar);
 
 // ---- 2. A synthetic agent that cares about importance ----
 const TRUE: Weights = { recency: 0.5, importance: 3, relevance: 1 };
@@ -237,5 +270,5 @@ for (let round = 1; round <= 6; round++) {
 }
 console.log(`\nSynthetic agent, true weights ${shares(TRUE)} (r/i/v shares), 400 memories, 40 test queries`);
 printTable(synthRows);
-console.log(`results: ${writeResults("eval-learning", { locomo: rows, synthetic: synthRows })}`);
+console.log(`results: ${writeResults("eval-learning", { locomo: rows, bar, synthetic: synthRows })}`);
 await system.close();

@@ -99,7 +99,8 @@ export const RankingFields = {
     .optional()
     .openapi({
       description: `Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its \`duplicates\` counts those folded among the best k + ${DUPLICATE_POOL} ranked). Off: every copy ranked on its own (the paper's)`,
-    }),  subjects: z
+    }),
+  subjects: z
     .boolean()
     .optional()
     .openapi({
@@ -232,7 +233,8 @@ export const RetrieveRanking = RankingInForce.extend({
           "Whether the time filter looked for a time expression in the query (on, and the query English)",
       }),
       subjects: z.boolean().openapi({
-        description: "Whether the names the query gives were read for the subject lift (subjects on, and the query English)",
+        description:
+          "Whether the names the query gives were read for the subject lift (subjects on, and the query English)",
       }),
     })
     .openapi({

@@ -55,7 +55,13 @@ describe("the subject lift in retrieve", () => {
   const NAMED = "Melanie went to the pottery class with Caroline.";
   const MENTIONS = "Caroline went to the pottery class with Melanie.";
   const ask = async (query: string, body: object = {}) => {
-    const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, { query, now: NOW, k: 1, touch: false, ...body });
+    const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, {
+      query,
+      now: NOW,
+      k: 1,
+      touch: false,
+      ...body,
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as Answer;
   };
@@ -65,7 +71,11 @@ describe("the subject lift in retrieve", () => {
     const filler = ["The train was late today.", "We planted tomatoes.", "The concert sold out."];
     const memories = [
       // A year of filler, so one day's difference in recency is a small part of its scaled range.
-      ...filler.map((description, i) => ({ description, createdAt: `2024-0${i + 4}-10T10:00:00.000Z`, importance: 5 })),
+      ...filler.map((description, i) => ({
+        description,
+        createdAt: `2024-0${i + 4}-10T10:00:00.000Z`,
+        importance: 5,
+      })),
       { description: NAMED, createdAt: "2025-05-30T10:00:00.000Z", importance: 5 },
       { description: MENTIONS, createdAt: "2025-05-31T10:00:00.000Z", importance: 5 },
     ];

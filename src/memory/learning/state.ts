@@ -17,6 +17,8 @@ export type LearnedState = {
     events: number;
     heldOutEvents: number;
     heldOut: { current: number; proposed: number; gain: number };
+    /** Held-out recall of the used memories (absent in fits stored before it was measured). */
+    heldOutRecall?: { current: number; proposed: number; gain: number };
     proposed: Weights;
     adopted: boolean;
     refused: string | null;

@@ -25,8 +25,8 @@ import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
-import { liftSubjects, questionSubjects, SUBJECT_LIFT } from "./ranking/subjects";
 import type { LexicalQuery, QueryVector, RelevanceKind } from "./ranking/relevance/kinds";
+import { liftSubjects, questionSubjects, SUBJECT_LIFT } from "./ranking/subjects";
 import type { VersionLift } from "./ranking/versions";
 import { narrowed, type RankParams, type RankSection } from "./statements/params";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
@@ -262,7 +262,9 @@ export async function retrieve(
       await Promise.all([boundTransaction(tx, timeoutMs), lockAgentShared(tx, agentId)]);
       const [erased, ranked] = await Promise.all([
         erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
-        collapse || subjects.length > 0 ? rankPool(tx, chosen, params, second) : runPlan<Row>(tx, chosen, params),
+        collapse || subjects.length > 0
+          ? rankPool(tx, chosen, params, second)
+          : runPlan<Row>(tx, chosen, params),
       ]);
       // As of a time nothing is logged either: feedback is about what the agent used now.
       if (erased || asOf) return ranked;
@@ -271,7 +273,7 @@ export async function retrieve(
       const [, touched] = await Promise.all([
         logRetrieval(
           tx,
-          { agentId, id: retrievalId, candidates: ranked.rows.map(logged), at: deps.clock.now() },
+          { agentId, id: retrievalId, candidates: loggedCandidates(ranked), at: deps.clock.now() },
           deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
         ),
         params.touch
@@ -382,13 +384,13 @@ async function rankPool(
   chosen: Plan,
   params: RankParams,
   steps: SecondPhase,
-): Promise<Ranked<Row>> {
+): Promise<Ranked<Row> & { pool: Row[] }> {
   for (let pool = poolSize(params.k); ; ) {
     const ranked = await runPlan<Row>(tx, chosen, { ...params, k: pool });
     const rows = liftSubjects(ranked.rows, steps.subjects, steps.subjectLift);
-    if (!steps.collapse) return { ...ranked, rows: rows.slice(0, params.k) };
+    if (!steps.collapse) return { ...ranked, rows: rows.slice(0, params.k), pool: ranked.rows };
     const collapsed = collapseDuplicates(rows, params.k, pool);
-    if (collapsed.complete) return { ...ranked, rows: collapsed.rows };
+    if (collapsed.complete) return { ...ranked, rows: collapsed.rows, pool: ranked.rows };
     pool = nextPool(pool, collapsed.distinct, params.k);
   }
 }
@@ -457,6 +459,20 @@ const logged = (r: ScoredRow): LoggedCandidate => [
   Number(r.sImportance),
   Number(r.sRelevance),
 ];
+
+/**
+ * What the log keeps of a retrieve: the memories returned, then the rest of the pool the
+ * statement ranked (marked 0), so feedback can name one found below the cut and a fit can learn
+ * to lift it (docs/adr/0025).
+ */
+function loggedCandidates(ranked: Ranked<Row> & { pool?: Row[] }): LoggedCandidate[] {
+  const returned = new Set(ranked.rows.map((r) => r.id));
+  const below = (ranked.pool ?? []).filter((r) => !returned.has(r.id));
+  return [
+    ...ranked.rows.map(logged),
+    ...below.map((r): LoggedCandidate => [...(logged(r) as [string, number, number, number]), 0]),
+  ];
+}
 
 /** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */
 function rankSections(input: RetrieveInput, k: number): RankSection[] {

@@ -167,7 +167,8 @@ const Scored = MemorySchema.extend({
     relevance: z.number(),
     lift: z.number().openapi({ description: "The score a version lift added (ranking.lift; 0 otherwise)" }),
     subject: z.number().openapi({
-      description: "The score the subject lift added (the memory starts with a name the question gives; 0 otherwise)",
+      description:
+        "The score the subject lift added (the memory starts with a name the question gives; 0 otherwise)",
     }),
     similarity: z.number().nullable().openapi({
       description:
