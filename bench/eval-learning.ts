@@ -93,7 +93,7 @@ async function rankedGold(agent: string, retrievalId: string, gold: Set<string>)
     system.database.db,
     sql`SELECT m.id FROM retrieval_log l CROSS JOIN LATERAL jsonb_array_elements(l.candidates) c
       JOIN memories m ON m.agent_id = l.agent_id AND m.id = c->>0
-      WHERE l.agent_id = ${agent} AND l.id = ${retrievalId} AND m.metadata->>'dia_id' = ANY(${[...gold]})`,
+      WHERE l.agent_id = ${agent} AND l.id = ${retrievalId} AND m.metadata->>'dia_id' IN (SELECT jsonb_array_elements_text(${JSON.stringify([...gold])}::jsonb))`,
   );
   return rows.map((r) => r.id);
 }
