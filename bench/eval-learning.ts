@@ -5,14 +5,14 @@
  *    copied here): each conversation is one agent (loaded as `npm run eval:locomo` loads it). Its
  *    questions are taken in file order as the order they were asked: the first half are asked
  *    through the API with the service default, and the agent gives feedback that it used the gold
- *    evidence among what came back (the rest unused); the `agent.learn` job's function runs after
+ *    evidence the retrieve ranked (returned, or in the pool below the cut: as if found later); the `agent.learn` job's function runs after
  *    each feedback (it fits when due: 30 events, then every 10). The later half is then asked with
  *    learning on (learned weights when a fit was adopted) and with the default weights, and scored
  *    (recall@10, NDCG@10 of the gold evidence). Beside it, the unguarded fit (every guardrail off)
  *    on the same feedback, to show what the guardrails keep out.
  * 2. A synthetic agent whose true preference differs from the default (importance first: weights
- *    0.5 / 3 / 1): 400 memories, its feedback is "I used the returned memories that are in my true
- *    top 5"; rounds of 20 feedback events; after each round, the learned weights' shares and the
+ *    0.5 / 3 / 1): 400 memories, its feedback is "I used the memories of my true top 5 that the
+ *    retrieve ranked (returned or below the cut)"; rounds of 20 feedback events; after each round, the learned weights' shares and the
  *    overlap of the top 10 with its true top 10 on 40 fresh queries.
  * Database: EVAL_DATABASE_URL (a dedicated one; turns loaded there are reused), else PGlite in memory.
  */
@@ -98,6 +98,16 @@ async function rankedGold(agent: string, retrievalId: string, gold: Set<string>)
   return rows.map((r) => r.id);
 }
 
+/** Of `ids`, those a logged retrieve ranked (returned or below the cut). */
+async function rankedAmong(agent: string, retrievalId: string, ids: Set<string>): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    system.database.db,
+    sql`SELECT c->>0 AS id FROM retrieval_log l CROSS JOIN LATERAL jsonb_array_elements(l.candidates) c
+      WHERE l.agent_id = ${agent} AND l.id = ${retrievalId}`,
+  );
+  return rows.map((r) => r.id).filter((id) => ids.has(id));
+}
+
 const rows: Record<string, string | number>[] = [];
 const all = { base: [] as number[][], learned: [] as number[][], unguarded: [] as number[][] };
 const gains: { conv: string; half: string; gain: number }[] = [];
@@ -178,6 +188,7 @@ for (const [conv, qs] of byConv) {
 const tot = (k: keyof typeof all, i: number) => f3(mean(all[k].map((s) => s[i] as number)));
 rows.push({
   conversation: "all",
+  "r@10 gain": f3(mean(all.learned.map((s) => s[0] as number)) - mean(all.base.map((s) => s[0] as number))),
   "feedback (with gold)": "",
   adopted: "",
   "last fit": "",
@@ -252,10 +263,8 @@ for (let round = 1; round <= 6; round++) {
     const q = vec();
     const top = new Set((await askS(q, { weights: TRUE, k: 5 })).memories.map((m) => m.id));
     const a = await askS(q);
-    await feedback(synth, {
-      retrievalId: a.retrievalId,
-      used: a.memories.filter((m) => top.has(m.id)).map((m) => m.id),
-    });
+    // It used the memories of its true top 5 the retrieve ranked (returned, or found below the cut).
+    await feedback(synth, { retrievalId: a.retrievalId, used: await rankedAmong(synth, a.retrievalId, top) });
     await learnWeights(memory, synth);
   }
   const l = await settingsOf(synth);
