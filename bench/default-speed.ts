@@ -1,5 +1,5 @@
 /**
- * The default ranking's speed as a stream grows (issue 27), each figure beside its target:
+ * The default ranking's speed as a stream grows, each figure beside its target:
  * `npx tsx bench/default-speed.ts` (part of `npm run bench`), on `EVAL_DATABASE_URL` or else its
  * own database (`memstream_bench_default` on BENCH_DATABASE_URL's server, created once). Data: the LoCoMo
  * dev turns (`LOCOMO_DIR`, bench/lib/locomo.ts `locomoDir`) with their offline (USE-lite)
@@ -11,7 +11,7 @@
  *   1000,10000,100000; `BENCH_FULL=1` adds 1,000,000). The query vector is computed beforehand:
  *   its time is reported beside (`embed p50`), as the target asks.
  * - `statement`: the default's ranking statement alone on whole streams (no time window), the
- *   fused statement (plan `fused`, issue 27) against the full statement it replaced, paired per
+ *   fused statement (plan `fused`) against the full statement it replaced, paired per
  *   question and alternating, in a transaction with retrieve's settings; rankings compared bit for
  *   bit (ids and scores), at the `scale` sizes from 10k.
  * - `concurrency`: 16 clients at once against one, each retrieving with the default from its own

@@ -1,5 +1,5 @@
 /**
- * Where a default retrieve's time goes on embedded PGlite (issue 27): `npx tsx bench/pglite-explain.ts`.
+ * Where a default retrieve's time goes on embedded PGlite: `npx tsx bench/pglite-explain.ts`.
  * Copies the `default-speed` bench's 10k agent (BENCH_EXPLAIN_SIZE) from its PostgreSQL database
  * into an in-memory PGlite (workers off), times every statement a default retrieve sends, and
  * prints EXPLAIN ANALYZE of the slowest on PGlite and on PostgreSQL.
