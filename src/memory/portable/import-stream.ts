@@ -67,7 +67,7 @@ function parse<T>(schema: z.ZodType<T>, line: Line, prefix: string): T {
  * references not yet resolved are ever in Node.
  */
 export async function importAgent(
-  deps: MemoryDeps,
+  deps: Pick<MemoryDeps, "db" | "clock" | "enrichment">,
   agentId: string,
   chunks: AsyncIterable<Uint8Array | string>,
   batch = IMPORT_BATCH,

@@ -1,14 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { stream } from "hono/streaming";
 import { exportAgent } from "../../../memory/portable/export-stream";
 import { FORMAT, FORMAT_VERSION } from "../../../memory/portable/format";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors } from "../../schemas";
+import { streamBody } from "../../stream-body";
 
 /** The media type of the portable stream (JSON Lines). */
 export const NDJSON = "application/x-ndjson";
 
-const EXAMPLE = [
+/** A whole (tiny) stream, the example of both routes. */
+export const NDJSON_EXAMPLE = [
   {
     type: "header",
     format: FORMAT,
@@ -60,7 +61,7 @@ const route = createRoute({
   responses: {
     200: {
       description: "The stream, one JSON record per line",
-      content: { [NDJSON]: { schema: z.string(), example: EXAMPLE } },
+      content: { [NDJSON]: { schema: z.string(), example: NDJSON_EXAMPLE } },
     },
     ...apiErrors.agentRead,
   },
@@ -69,19 +70,16 @@ const route = createRoute({
 export const registerExportAgent = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    c.header("content-type", NDJSON);
-    c.header(
-      "content-disposition",
-      `attachment; filename="${agentId.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl"`,
+    const body = await streamBody(
+      (write) => exportAgent(deps.memory, agentId, write),
+      // Headers are sent: the client sees the stream end without its end line (import refuses it).
+      (err) => deps.logger.error("export cut short", { agentId, error: err.stack ?? String(err) }),
     );
-    return stream(
-      c,
-      async (s) => {
-        await exportAgent(deps.memory, agentId, (chunk) => s.write(chunk).then(() => undefined));
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": NDJSON,
+        "content-disposition": `attachment; filename="${agentId.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl"`,
       },
-      async (err) => {
-        // Headers are sent: the client sees the stream end without its end line (import refuses it).
-        deps.logger.error("export failed mid-stream", { agentId, error: err.stack ?? String(err) });
-      },
-    ) as never;
+    }) as never;
   });

@@ -4,7 +4,7 @@ import { PORTABLE_LIMITS } from "../../../memory/portable/format";
 import { importAgent } from "../../../memory/portable/import-stream";
 import type { App, AppDeps } from "../../deps";
 import { AgentParam, apiErrors, errorResponse, json } from "../../schemas";
-import { NDJSON } from "./export";
+import { NDJSON, NDJSON_EXAMPLE } from "./export";
 
 /** Media types read as JSON Lines. */
 const LINES = new Set([NDJSON, "application/jsonl", "application/x-jsonlines"]);
