@@ -45,7 +45,10 @@ const route = createRoute({
     body: {
       required: true,
       content: {
-        [NDJSON]: { schema: z.string().openapi({ description: "JSON Lines, as export writes them" }) },
+        [NDJSON]: {
+          schema: z.string().openapi({ description: "JSON Lines, as export writes them" }),
+          example: NDJSON_EXAMPLE,
+        },
       },
     },
   },
