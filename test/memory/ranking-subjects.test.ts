@@ -38,6 +38,21 @@ describe("liftSubjects", () => {
     ]);
     expect(out[0]?.score).toBeCloseTo(0.92, 12);
   });
+  it("gives a version lifted to an older one's score the larger subject lift of the two", () => {
+    const versions = [
+      { id: "old", description: "Alice's favourite food is sushi", score: 0.9, sLift: 0 },
+      { id: "new", description: "These days Alice prefers ramen", score: 0.9, sLift: 0.2 },
+      { id: "filler", description: "Alice went hiking", score: 0.88, sLift: 0 },
+      { id: "tie", description: "Bob went hiking", score: 0.88, sLift: 0 },
+    ];
+    const out = liftSubjects(versions, ["Alice"], 0.05);
+    expect(out.map((r) => [r.id, r.sSubject])).toEqual([
+      ["old", 0.05],
+      ["new", 0.05],
+      ["filler", 0.05],
+      ["tie", 0],
+    ]);
+  });
   it("changes nothing without names", () => {
     expect(liftSubjects(rows, [], 0.05).map((r) => r.id)).toEqual(["a", "b", "c", "d"]);
   });

@@ -46,17 +46,27 @@ export function startsWithSubject(description: string, names: readonly string[])
 /**
  * The pool `rows` (best first) with `lift` added to the score of each whose description starts
  * with one of `names` (`sSubject`: the score gained), re-ordered by the new score; equal scores
- * keep the statement's order. No names: the rows as they are.
+ * keep the statement's order. A version lift (`sLift`, ranking/versions.ts) gave a newer version
+ * the score of the older one it replaces: the two are one fact, so both take the larger subject
+ * lift of the two ("These days Alice prefers ramen" rises with "Alice's favourite food is sushi"),
+ * and the lift never reorders versions. No names: the rows as they are.
  */
-export function liftSubjects<R extends { description: string; score: number | string }>(
-  rows: R[],
-  names: readonly string[],
-  lift: number,
-): (R & { sSubject: number })[] {
+export function liftSubjects<
+  R extends { description: string; score: number | string; sLift?: number | string },
+>(rows: R[], names: readonly string[], lift: number): (R & { sSubject: number })[] {
+  if (names.length === 0 || lift <= 0) return rows.map((r) => ({ ...r, sSubject: 0 }));
+  const own = rows.map((r) => (startsWithSubject(r.description, names) ? lift : 0));
+  // Scores a version lift made equal: the largest subject lift among the rows holding each.
+  const shared = new Map<number, number>();
+  for (const r of rows) if (Number(r.sLift ?? 0) > 0) shared.set(Number(r.score), 0);
+  rows.forEach((r, i) => {
+    const at = shared.get(Number(r.score));
+    if (at !== undefined) shared.set(Number(r.score), Math.max(at, own[i] ?? 0));
+  });
   const out = rows.map((r, i) => {
-    const gained = names.length > 0 && lift > 0 && startsWithSubject(r.description, names) ? lift : 0;
+    const gained = Math.max(own[i] ?? 0, shared.get(Number(r.score)) ?? 0);
     return { row: { ...r, score: Number(r.score) + gained, sSubject: gained }, i };
   });
-  if (names.length > 0) out.sort((a, b) => b.row.score - a.row.score || a.i - b.i);
+  out.sort((a, b) => b.row.score - a.row.score || a.i - b.i);
   return out.map((x) => x.row);
 }
