@@ -1,19 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMemories } from "../../../memory/create-memories";
-import { LIMITS } from "../../../memory/limits";
+import { acceptJudged, type BodyWork } from "../../body-work";
 import type { App, AppDeps } from "../../deps";
 import { MEMORY_EXAMPLE } from "../../examples";
-import { AgentParam, apiErrors, json, MemorySchema, NewMemory } from "../../schemas";
+import { MemoriesBody } from "../../memories-body";
+import { AgentParam, apiErrors, json, MemorySchema } from "../../schemas";
 import { memoriesJsonBody } from "../../vector-json";
-
-const Batch = z
-  .object({
-    memories: z
-      .array(NewMemory)
-      .min(1)
-      .max(LIMITS.batchSize, `at most ${LIMITS.batchSize} memories per batch`),
-  })
-  .strict();
 
 /** RFC 7240: `Prefer: return=minimal` asks for the new ids only. */
 const PreferHeader = z.object({
@@ -39,43 +31,47 @@ export function prefersMinimal(header: string | undefined): boolean {
     .some((p) => (p.split(";")[0] ?? "").replace(/[\s"]/g, "").toLowerCase() === "return=minimal");
 }
 
-const route = createRoute({
-  method: "post",
-  path: "/v1/agents/{agentId}/memories",
-  operationId: "createMemories",
-  middleware: [memoriesJsonBody] as const,
-  tags: ["memories"],
-  summary: "Store one memory or a batch",
-  description:
-    "Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.",
-  request: {
-    params: AgentParam,
-    headers: PreferHeader,
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.union([Batch, NewMemory]),
-          example: {
-            description: "alice opened pull request #42: retry flaky uploads",
-            metadata: { source: "github", repository: "acme/api" },
+// A large body's verdict comes from the body thread (body-work.ts): the schema takes it as it is.
+const Body = acceptJudged(MemoriesBody);
+
+const route = (bodies: BodyWork) =>
+  createRoute({
+    method: "post",
+    path: "/v1/agents/{agentId}/memories",
+    operationId: "createMemories",
+    middleware: [memoriesJsonBody(bodies)] as const,
+    tags: ["memories"],
+    summary: "Store one memory or a batch",
+    description:
+      "Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.",
+    request: {
+      params: AgentParam,
+      headers: PreferHeader,
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: Body,
+            example: {
+              description: "alice opened pull request #42: retry flaky uploads",
+              metadata: { source: "github", repository: "acme/api" },
+            },
           },
         },
       },
     },
-  },
-  responses: {
-    201: json(
-      z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) }), Ids, Id]),
-      "Stored: the memory, or `{memories}` for a batch; with `Prefer: return=minimal`, `{id}` or `{ids}`",
-      MEMORY_EXAMPLE,
-    ),
-    ...apiErrors.agentWrite,
-  },
-});
+    responses: {
+      201: json(
+        z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) }), Ids, Id]),
+        "Stored: the memory, or `{memories}` for a batch; with `Prefer: return=minimal`, `{id}` or `{ids}`",
+        MEMORY_EXAMPLE,
+      ),
+      ...apiErrors.agentWrite,
+    },
+  });
 
 export const registerCreateMemories = (app: App, deps: AppDeps) =>
-  app.openapi(route, async (c) => {
+  app.openapi(route(deps.bodies), async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const minimal = prefersMinimal(c.req.valid("header").prefer);
