@@ -44,6 +44,11 @@ const batch = (n: number, edit: (m: Record<string, unknown>, i: number) => void 
   }),
 });
 
+type Answer = {
+  memories: { id: string; metadata: { ticket: number }; status: object }[];
+  error: { code: string; message: string; details: { field: string; issues: unknown[] } };
+};
+
 const post = async (agent: string, body: unknown, via: "http" | "in-process") => {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   const res =
@@ -58,7 +63,7 @@ const post = async (agent: string, body: unknown, via: "http" | "in-process") =>
           headers: { "content-type": "application/json" },
           body: text,
         });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Answer };
 };
 
 describe("large POST /memories bodies", () => {
@@ -73,7 +78,7 @@ describe("large POST /memories bodies", () => {
       expect(offLoop - calls).toBe(1);
       // 90 × ~14 KB of row JSON: two statements, one transaction.
       expect(inserts.length - statements).toBe(Math.ceil((90 * 14_100) / STATEMENT_TEXT_CHARS));
-      const memories = res.body.memories as { id: string; metadata: { ticket: number }; status: object }[];
+      const memories = res.body.memories;
       expect(memories.map((m) => m.metadata.ticket)).toEqual(Array.from({ length: 90 }, (_, i) => i));
       expect(memories[0]?.status).toEqual({ importance: "pending", embedding: "ready" });
       const stored = await t.call("GET", `/v1/agents/${agent}/memories/${memories[89]?.id}`);
