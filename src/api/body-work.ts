@@ -57,17 +57,30 @@ export function createBodyWork(opts: { threads: number; timeoutMs: number }): Bo
   };
 }
 
-/**
- * What a BodyWork found, by the value `c.req.json()` then gives the route's validator: the valid
- * body itself, or a token standing for an invalid one (acceptJudged answers with its issues).
- */
-const verdicts = new WeakMap<object, ParsedBody>();
+/** What a BodyWork found, or why it could not (a time or memory bound, a full queue). */
+type Verdict = ParsedBody | { kind: "failed"; error: unknown };
 
-/** The value for the route's validator: the body, a token of its issues, or null when not JSON. */
-export function judgedValue(parsed: ParsedBody): object | null {
-  if (parsed.kind === "malformed") return null;
-  const value = parsed.kind === "valid" ? parsed.data : {};
-  verdicts.set(value, parsed);
+/**
+ * Verdicts by the value `c.req.json()` then gives the route's validator: the valid body itself,
+ * or a token standing for an invalid body or a failure (acceptJudged answers with either).
+ */
+const verdicts = new WeakMap<object, Verdict>();
+
+/**
+ * `bytes` judged by `bodies`, as the value for the route's validator; null when not JSON (the
+ * validator's own 400). A failure travels as a token too: `c.req.json()` may not throw it, since
+ * the validator words anything thrown there as malformed JSON.
+ */
+export async function judgedValue(bodies: BodyWork, bytes: Uint8Array): Promise<object | null> {
+  let verdict: Verdict;
+  try {
+    verdict = await bodies.memories(bytes);
+  } catch (error) {
+    verdict = { kind: "failed", error };
+  }
+  if (verdict.kind === "malformed") return null;
+  const value = verdict.kind === "valid" ? verdict.data : {};
+  verdicts.set(value, verdict);
   return value;
 }
 
@@ -87,6 +100,8 @@ export function acceptJudged<S extends z.ZodType>(schema: S): S {
         success: false,
         error: new ZodError(verdict.issues) as z.ZodError<z.output<S>>,
       });
+    // Thrown from the validator, it reaches the app's error handler (413, 503) as it is.
+    if (verdict?.kind === "failed") return Promise.reject(verdict.error);
     return parse(data, params);
   };
   return Object.assign(schema, { safeParseAsync: judged });

@@ -23,7 +23,7 @@ export const memoriesJsonBody =
       Number.isSafeInteger(length) && length > 0 && c.req.header("transfer-encoding") === undefined;
     const direct = incoming instanceof Readable && !incoming.readableDidRead && stated;
     const offLoop = async (bytes: Uint8Array) => {
-      const value = judgedValue(await bodies.memories(bytes));
+      const value = await judgedValue(bodies, bytes);
       if (value === null) throw new SyntaxError("malformed JSON");
       return value;
     };

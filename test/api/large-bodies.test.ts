@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_THREAD_BYTES } from "../../src/api/body-work";
+import { BODY_THREAD_BYTES, type BodyWork, createBodyWork } from "../../src/api/body-work";
 import { STATEMENT_TEXT_CHARS } from "../../src/memory/insert-rows";
 import { uniq } from "../support/env";
 import { listen } from "../support/listen";
@@ -12,6 +12,8 @@ let t: TestSystem;
 let server: Awaited<ReturnType<typeof listen>>;
 const inserts: string[] = [];
 let offLoop = 0;
+/** What the body thread answers, replaceable by a test. */
+let judge: (bytes: Uint8Array) => ReturnType<BodyWork["memories"]>;
 beforeAll(async () => {
   t = await startTestSystem({
     onQuery: (q) => {
@@ -20,9 +22,10 @@ beforeAll(async () => {
   });
   const bodies = t.system.app.bodies;
   const parse = bodies.memories.bind(bodies);
+  judge = parse;
   bodies.memories = (bytes) => {
     offLoop++;
-    return parse(bytes);
+    return judge(bytes);
   };
   server = await listen(t.app.fetch);
 });
@@ -115,4 +118,20 @@ describe("large POST /memories bodies", () => {
       expect(res.body.error.message).toMatch(/malformed json/i);
     });
   }
+
+  it("answer a bound the body thread hit with its own error, not as malformed JSON", async () => {
+    // A budget no 1 MiB body parses within: the thread is ended and the request answers 413.
+    const slow = createBodyWork({ threads: 1, timeoutMs: 1 });
+    const parse = judge;
+    judge = (bytes) => slow.memories(bytes);
+    try {
+      const res = await post(uniq("large-bound"), batch(90), "http");
+      expect(res.status).toBe(413);
+      expect(res.body.error.code).toBe("payload_too_large");
+      expect(res.body.error.message).toMatch(/time budget/);
+    } finally {
+      judge = parse;
+      await slow.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMemories } from "../../../memory/create-memories";
-import { acceptJudged, type BodyWork } from "../../body-work";
+import { acceptJudged } from "../../body-work";
 import type { App, AppDeps } from "../../deps";
 import { MEMORY_EXAMPLE } from "../../examples";
 import { MemoriesBody } from "../../memories-body";
@@ -31,47 +31,43 @@ export function prefersMinimal(header: string | undefined): boolean {
     .some((p) => (p.split(";")[0] ?? "").replace(/[\s"]/g, "").toLowerCase() === "return=minimal");
 }
 
-// A large body's verdict comes from the body thread (body-work.ts): the schema takes it as it is.
-const Body = acceptJudged(MemoriesBody);
-
-const route = (bodies: BodyWork) =>
-  createRoute({
-    method: "post",
-    path: "/v1/agents/{agentId}/memories",
-    operationId: "createMemories",
-    middleware: [memoriesJsonBody(bodies)] as const,
-    tags: ["memories"],
-    summary: "Store one memory or a batch",
-    description:
-      "Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.",
-    request: {
-      params: AgentParam,
-      headers: PreferHeader,
-      body: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: Body,
-            example: {
-              description: "alice opened pull request #42: retry flaky uploads",
-              metadata: { source: "github", repository: "acme/api" },
-            },
+const route = createRoute({
+  method: "post",
+  path: "/v1/agents/{agentId}/memories",
+  operationId: "createMemories",
+  tags: ["memories"],
+  summary: "Store one memory or a batch",
+  description:
+    "Answers at once; importance and embedding not supplied are computed asynchronously (status `pending`). A batch is stored all or nothing.",
+  request: {
+    params: AgentParam,
+    headers: PreferHeader,
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          // A large body's verdict comes from the body thread (body-work.ts), taken as it is.
+          schema: acceptJudged(MemoriesBody),
+          example: {
+            description: "alice opened pull request #42: retry flaky uploads",
+            metadata: { source: "github", repository: "acme/api" },
           },
         },
       },
     },
-    responses: {
-      201: json(
-        z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) }), Ids, Id]),
-        "Stored: the memory, or `{memories}` for a batch; with `Prefer: return=minimal`, `{id}` or `{ids}`",
-        MEMORY_EXAMPLE,
-      ),
-      ...apiErrors.agentWrite,
-    },
-  });
+  },
+  responses: {
+    201: json(
+      z.union([MemorySchema, z.object({ memories: z.array(MemorySchema) }), Ids, Id]),
+      "Stored: the memory, or `{memories}` for a batch; with `Prefer: return=minimal`, `{id}` or `{ids}`",
+      MEMORY_EXAMPLE,
+    ),
+    ...apiErrors.agentWrite,
+  },
+});
 
 export const registerCreateMemories = (app: App, deps: AppDeps) =>
-  app.openapi(route(deps.bodies), async (c) => {
+  app.openapi({ ...route, middleware: [memoriesJsonBody(deps.bodies)] as const }, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const minimal = prefersMinimal(c.req.valid("header").prefer);
