@@ -4,8 +4,8 @@ import { acceptJudged } from "../../body-work";
 import type { App, AppDeps } from "../../deps";
 import { MEMORY_EXAMPLE } from "../../examples";
 import { MemoriesBody } from "../../memories-body";
+import { memoriesJsonBody } from "../../memories-json-body";
 import { AgentParam, apiErrors, json, MemorySchema } from "../../schemas";
-import { memoriesJsonBody } from "../../vector-json";
 
 /** RFC 7240: `Prefer: return=minimal` asks for the new ids only. */
 const PreferHeader = z.object({
