@@ -58,6 +58,15 @@ const cases: [string, () => () => Promise<number>][] = [
     "retrieve while the batches above are enriched",
     () => post("/v1/agents/stall-a/retrieve", { query: "deploy", k: 10 }),
   ],
+  // The issue's other stalls: a query of 8,000 combining marks (3.3 s), recall at the year 1 (2.5 s).
+  [
+    "retrieve with a query of 8,000 combining marks",
+    () => post("/v1/agents/stall-a/retrieve", { query: `a${"\u0301".repeat(7_999)}`, k: 10 }),
+  ],
+  [
+    "retrieve with now = 0001-01-01",
+    () => post("/v1/agents/stall-a/retrieve", { query: "deploy", k: 10, now: "0001-01-01T00:00:00Z" }),
+  ],
   // The issue's 25 s stall came after batches, with retrieves of these decays while enrichment ran.
   ...[1e-9, 0.5, 1, 1e-300].map((decay): [string, () => () => Promise<number>] => [
     `retrieve with decay ${decay} while enrichment runs`,
