@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import { MCP_PATH, registerMcpRoute } from "../mcp/http";
+import { PORTABLE_LIMITS } from "../memory/portable/format";
 import { registerUi } from "../ui/routes";
 import { authorizeAgent, requireApiKey } from "./auth";
 import { bodyLimit } from "./body-limit";
@@ -12,8 +13,10 @@ import { BEARER_SCHEME, openApiInfo } from "./openapi-info";
 import { registerQueueDashboard } from "./routes/admin-queues";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerGetErasure } from "./routes/agents/erasure";
+import { registerExportAgent } from "./routes/agents/export";
 import { registerFeedback } from "./routes/agents/feedback";
 import { registerForget } from "./routes/agents/forget";
+import { registerImportAgent } from "./routes/agents/import";
 import { registerListLessons } from "./routes/agents/lessons";
 import { registerRecordOutcome } from "./routes/agents/outcomes";
 import { registerReflect } from "./routes/agents/reflect";
@@ -43,6 +46,9 @@ import {
 } from "./routes/webhooks/github";
 import { registerRetryDelivery } from "./routes/webhooks/retry-delivery";
 
+/** `POST /v1/agents/{agentId}/import` (agent ids hold no `/` unencoded). */
+const IMPORT_PATH = /^\/v1\/agents\/[^/]+\/import$/;
+
 /** Builds the HTTP app: middleware, every route, the OpenAPI document. No I/O happens here. */
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -64,7 +70,19 @@ export function createApp(deps: AppDeps) {
         limit: deps.config.maxBodyBytes,
       }),
   });
-  app.use("/v1/*", apiBodyLimit);
+  // An import streams its body line by line: it has its own, larger bound (portable/format.ts).
+  const importBodyLimit = bodyLimit({
+    maxSize: PORTABLE_LIMITS.importBytes,
+    onError: (c) =>
+      errorResponse(c, "payload_too_large", `import body over ${PORTABLE_LIMITS.importBytes} bytes`, {
+        limit: PORTABLE_LIMITS.importBytes,
+      }),
+  });
+  app.use("/v1/*", (c, next) =>
+    c.req.method === "POST" && IMPORT_PATH.test(c.req.path)
+      ? importBodyLimit(c, next)
+      : apiBodyLimit(c, next),
+  );
   app.use(MCP_PATH, apiBodyLimit);
   // The GitHub webhook is outside /v1: authenticated by its signature, limited to GitHub's own cap.
   app.use(
@@ -112,6 +130,8 @@ export function createApp(deps: AppDeps) {
   registerListLessons(app, deps);
   registerRetryEnrichment(app, deps);
   registerForget(app, deps);
+  registerExportAgent(app, deps);
+  registerImportAgent(app, deps);
   registerUi(app, deps);
   registerMcpRoute(app, {
     memory: deps.memory,

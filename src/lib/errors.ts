@@ -51,6 +51,13 @@ export class Invalid extends DomainError {
   }
 }
 
+/** A body of a media type the operation does not read. */
+export class UnsupportedMediaType extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("unsupported_media_type", message, details);
+  }
+}
+
 /** The request conflicts with the current state (e.g. a reflection already running). */
 export class Conflict extends DomainError {
   constructor(message: string, details?: Record<string, unknown>) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../src/api/errors";
 import { ErrorCode } from "../../src/lib/errors";
+import { PORTABLE_LIMITS } from "../../src/memory/portable/format";
 import { SETUP_MS, TEST_DATABASE_URL, uniq } from "../support/env";
 import { sign } from "../support/github";
 import {
@@ -10,6 +11,7 @@ import {
   type OpenApiDoc,
   type Operation,
   operations,
+  otherMediaType,
   requestExample,
   requiredQuery,
 } from "../support/openapi";
@@ -52,6 +54,7 @@ afterAll(async () => {
 });
 
 const WEBHOOK = "POST /webhooks/github";
+const IMPORT = "POST /v1/agents/{agentId}/import";
 const isV1 = (o: Operation) => o.path.startsWith("/v1/");
 const agent = uniq("docerr");
 const url = (o: Operation, agentId = agent) =>
@@ -74,6 +77,8 @@ function valid(o: Operation): Init {
     };
   }
   const example = requestExample(doc, o.op);
+  const other = otherMediaType(o.op);
+  if (other) return { headers: { ...admin, "content-type": other }, body: String(example) };
   return {
     headers: { ...admin, "content-type": "application/json" },
     body: example === undefined ? undefined : JSON.stringify(example),
@@ -141,9 +146,15 @@ describe("documented error responses", () => {
   it("413 for a body over the limit on every operation that is not a GET", async () => {
     for (const o of ops.filter((o) => o.method !== "GET")) {
       const init = valid(o);
-      // The webhook's limit is GitHub's 25 MB: announce a body over it rather than build one.
-      const headers =
-        o.name === WEBHOOK ? { ...init.headers, "content-length": String(26 * 1024 * 1024) } : init.headers;
+      // The webhook's limit is GitHub's 25 MB, an import's its own (it streams): announce a body over
+      // it rather than build one.
+      const announced =
+        o.name === WEBHOOK
+          ? 26 * 1024 * 1024
+          : o.name === IMPORT
+            ? PORTABLE_LIMITS.importBytes + 1
+            : undefined;
+      const headers = announced ? { ...init.headers, "content-length": String(announced) } : init.headers;
       const body = o.name === WEBHOOK ? init.body : JSON.stringify({ description: "x".repeat(MAX_BODY) });
       await expectDocumentedError(o, await send(o, url(o), { headers, body }), 413, "oversized body");
     }

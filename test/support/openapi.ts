@@ -97,9 +97,16 @@ export function resolve(doc: OpenApiDoc, schema: Schema | undefined): Schema | u
 
 /** The JSON request body's documented example, if the operation takes one. */
 export function requestExample(doc: OpenApiDoc, op: OperationObject): unknown {
-  const media = op.requestBody?.content["application/json"];
+  const media =
+    op.requestBody?.content["application/json"] ?? Object.values(op.requestBody?.content ?? {})[0];
   if (!media) return undefined;
   return media.example ?? resolve(doc, media.schema)?.example;
+}
+
+/** The media type of an operation's request body when it is not JSON (the import's JSON Lines), else undefined. */
+export function otherMediaType(op: OperationObject): string | undefined {
+  const types = Object.keys(op.requestBody?.content ?? {});
+  return types.includes("application/json") ? undefined : types[0];
 }
 
 /** Documented response statuses of an operation. */
