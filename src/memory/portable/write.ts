@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import { type CopyVector, copyVectors } from "../copy-vectors";
 import type { PendingWork } from "../deps";
+import { FIELDS, target } from "../enrichment/fields";
 import type { Tx } from "../transaction";
 import type { DocumentRecord, MemoryRecord, PortableSettings, ReflectionRunRecord } from "./format";
 
@@ -56,7 +57,8 @@ export async function writeMemories(
     await queryRows<{ id: string }>(
       tx,
       sql`INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at,
-        updated_at, importance, importance_status, importance_source, embedding_status, embedding_model,
+        updated_at, importance, ${target(FIELDS.importance.status)}, importance_source,
+        ${target(FIELDS.embedding.status)}, embedding_model,
         metadata, citations, superseded_by, valid_until, prompt_version, expires_at)
       SELECT x.id, ${agentId}, x.kind, x.description, x.created_at, x.last_accessed_at, x.inserted_at,
         ${at}::timestamptz, x.importance, CASE WHEN x.importance IS NULL THEN 'pending' ELSE 'ready' END,
