@@ -1,8 +1,8 @@
 /**
- * The default ranking's speed as a stream grows (issue 27), each figure beside its target:
+ * The default ranking's speed as a stream grows, each figure beside its target:
  * `npx tsx bench/default-speed.ts` (part of `npm run bench`), on `EVAL_DATABASE_URL` or else its
  * own database (`memstream_bench_default` on BENCH_DATABASE_URL's server, created once). Data: the LoCoMo
- * dev turns (`LOCOMO_DIR`, default ../shared/eval/locomo-dev) with their offline (USE-lite)
+ * dev turns (`LOCOMO_DIR`, bench/lib/locomo.ts `locomoDir`) with their offline (USE-lite)
  * vectors, loaded on first use, copied in SQL into one agent per size (each copy 400 days before
  * the last, cut at the size); questions of conv-43 asked at their own time, k 10, exact, no touch.
  * Parts (`BENCH_DEFAULT_PARTS`, default all):
@@ -11,7 +11,7 @@
  *   1000,10000,100000; `BENCH_FULL=1` adds 1,000,000). The query vector is computed beforehand:
  *   its time is reported beside (`embed p50`), as the target asks.
  * - `statement`: the default's ranking statement alone on whole streams (no time window), the
- *   fused statement (plan `fused`, issue 27) against the full statement it replaced, paired per
+ *   fused statement (plan `fused`) against the full statement it replaced, paired per
  *   question and alternating, in a transaction with retrieve's settings; rankings compared bit for
  *   bit (ids and scores), at the `scale` sizes from 10k.
  * - `concurrency`: 16 clients at once against one, each retrieving with the default from its own
@@ -35,7 +35,6 @@
  * stream with nothing pending) after each timed POST, and how many memories a second the workers
  * embedded meanwhile.
  */
-import { resolve } from "node:path";
 import postgres from "postgres";
 import { composeSystem, type System } from "../src/compose";
 import { loadConfig } from "../src/config";
@@ -46,13 +45,21 @@ import { WORKERS_MIN_STREAM } from "../src/memory/retrieve/plan";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import type { RankParams } from "../src/memory/retrieve/statements/params";
-import { appCall, type Call, copyAgent, loadTurns, memoryText, type Query, readLocomo } from "./lib/locomo";
+import {
+  appCall,
+  type Call,
+  copyAgent,
+  loadTurns,
+  locomoDir,
+  memoryText,
+  type Query,
+  readLocomo,
+} from "./lib/locomo";
 import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { printTable, quantile, writeResults } from "./lib/stats";
 import { printTargets, type Target } from "./lib/targets";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const dir = locomoDir();
 const url = process.env.EVAL_DATABASE_URL ?? (await ownDatabase("memstream_bench_default"));
 const PARTS = (
   process.env.BENCH_DEFAULT_PARTS ?? "scale,vocab,statement,concurrency,pglite,backlog,backlog-pg"

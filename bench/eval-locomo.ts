@@ -2,26 +2,34 @@
  * Retrieval quality on LoCoMo (dev split): `npm run eval:locomo`. Loads each conversation into
  * its own agent through the HTTP API (in-process), with the turns' own timestamps and offline
  * (USE-lite) vectors and importance, then asks every question (touch off, exact mode, the query
- * file's `now`) and prints one table: recall@5/10/25 and NDCG@10 per category (and for the
- * tuning and held-out halves, bench/lib/split.ts) for the paper preset, the service default,
- * and relevance alone from each source, with the published references beside them.
- * Data: LOCOMO_DIR, default ../shared/eval/locomo-dev from the repo root (its licence forbids
+ * file's `now`) and prints recall@5/10/25 and NDCG@10 per category, both halves (tuning and held
+ * out, bench/lib/split.ts) side by side, and recall@10 per category on each half, for the paper
+ * preset, the service default, plain BM25 and relevance alone from each source, with the
+ * published references beside them.
+ * Data: LOCOMO_DIR (bench/lib/locomo.ts `locomoDir`; its licence forbids
  * copying it into this repository). Database: embedded PGlite in memory, or EVAL_DATABASE_URL
  * (a dedicated database, never a memstream_test* one), where the loaded turns are kept and
  * reused by the next run with the same data and embedder.
  */
-import { resolve } from "node:path";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { DEFAULT_PRESET, PRESET_NAMES } from "../src/memory/retrieve/presets";
 import { HYBRID_VECTOR_SHARE } from "../src/memory/retrieve/ranking/relevance/kinds";
-import { appCall, type Call, loadTurns, type Query, readLocomo, type Scores, score } from "./lib/locomo";
+import {
+  appCall,
+  type Call,
+  loadTurns,
+  locomoDir,
+  type Query,
+  readLocomo,
+  type Scores,
+  score,
+} from "./lib/locomo";
 import { HELD_OUT, split } from "./lib/split";
 import { printTable, writeResults } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const dir = locomoDir();
 const { turns, queries, fingerprint } = readLocomo(dir);
 
 const config = loadConfig({
@@ -49,11 +57,12 @@ const asked = queries.filter((q) => q.evidence.length > 0);
 const vectors = await embedder.embed(asked.map((q) => q.question));
 
 const IN_FLIGHT = 4;
-// Relevance alone, each source as defined (hybrid α 0.6), without the default preset's α and time filter.
+// Relevance alone, each source as defined (hybrid α 0.6), without the default preset's α, time filter and subject lift.
 const RELEVANCE_ONLY = {
   weights: { recency: 0, importance: 0, relevance: 1 },
   vectorShare: HYBRID_VECTOR_SHARE,
   timeFilter: false,
+  subjects: false,
 };
 const TIME = { ...RELEVANCE_ONLY, timeFilter: true };
 // Every preset by name, the service default (no ranking field given: it sends nothing but the
@@ -75,6 +84,7 @@ const configs: { name: string; body: Record<string, unknown> }[] = [
 const only = process.env.EVAL_RANKINGS?.split(",");
 const chosen = only ? configs.filter((_, i) => only.includes(String(i))) : configs;
 const rows: Record<string, string | number>[] = [];
+const perCategory: Record<string, string | number>[] = [];
 for (const c of chosen) {
   const ask = async (q: Query, i: number) => {
     const body = (await call(
@@ -110,6 +120,18 @@ for (const c of chosen) {
   }
   const { tune, heldOut } = split(results, (r) => r.q.conversation_id);
   const sorted = [...groups].sort(([a], [b]) => a.localeCompare(b));
+  // Per category on each half: a change kept for one kind of question must not cost another on either half.
+  const byHalf = { name: c.name } as Record<string, string | number>;
+  for (const [category] of sorted) {
+    const label = category.split(" ").slice(1).join(" ");
+    const r10 = (xs: typeof results) => {
+      const of = xs.filter((r) => `${r.q.category} ${r.q.category_name}` === category);
+      return of.reduce((a, r) => a + r.s.r10, 0) / of.length;
+    };
+    byHalf[`${label} tuning`] = r10(tune);
+    byHalf[`${label} held out`] = r10(heldOut);
+  }
+  perCategory.push(byHalf);
   for (const [category, ss] of [
     ...sorted,
     ["all", results.map((r) => r.s)] as const,
@@ -169,6 +191,8 @@ printTable([
 ]);
 console.log(`\nBoth halves (held out: ${HELD_OUT.join(", ")}; the tuning half is the rest)`);
 printTable(halves.map(fixed));
+console.log("\nrecall@10 per category on each half");
+printTable(perCategory.map(fixed));
 console.log(
   `\nresults: ${writeResults("locomo", { at: new Date().toISOString(), embedder: embedder.modelId, dataset: fingerprint, rows, references })}`,
 );

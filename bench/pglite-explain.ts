@@ -1,20 +1,18 @@
 /**
- * Where a default retrieve's time goes on embedded PGlite (issue 27): `npx tsx bench/pglite-explain.ts`.
+ * Where a default retrieve's time goes on embedded PGlite: `npx tsx bench/pglite-explain.ts`.
  * Copies the `default-speed` bench's 10k agent (BENCH_EXPLAIN_SIZE) from its PostgreSQL database
  * into an in-memory PGlite (workers off), times every statement a default retrieve sends, and
  * prints EXPLAIN ANALYZE of the slowest on PGlite and on PostgreSQL.
  */
-import { resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/lib/logger";
 import { retrieve } from "../src/memory/retrieve/retrieve";
-import { copyAgent, readLocomo } from "./lib/locomo";
+import { copyAgent, locomoDir, readLocomo } from "./lib/locomo";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const dir = locomoDir();
 const url = process.env.EVAL_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/memstream_bench_default";
 const SIZE = Number(process.env.BENCH_EXPLAIN_SIZE ?? 10_000);
 const Q = Number(process.env.N ?? 3);

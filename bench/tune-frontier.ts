@@ -1,5 +1,5 @@
 /**
- * The default ranking's two requirements side by side (issue 14, ADR 0014): LoCoMo dev recall@10
+ * The default ranking's two requirements side by side (ADR 0014): LoCoMo dev recall@10
  * (tuning and held-out halves, bench/lib/split.ts) and the knowledge-update rate of the 60
  * generated cases of test/support/knowledge-updates.ts, for a grid of weights, decays, units and
  * relevance variants, computed in memory (bench/lib/sim.ts) after a check against the service SQL.

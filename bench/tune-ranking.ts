@@ -8,7 +8,6 @@
  * This bench reads whole streams into Node by design (a few hundred turns each); the service never does.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { and, sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
@@ -17,12 +16,11 @@ import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance
 import { minMax } from "../src/memory/retrieve/ranking/scale";
 import { weightedSum } from "../src/memory/retrieve/ranking/score";
 import { createOfflineEmbedder } from "../src/providers/offline-embedder";
-import { readLocomo, score } from "./lib/locomo";
+import { locomoDir, readLocomo, score } from "./lib/locomo";
 import { HELD_OUT, split } from "./lib/split";
 import { printTable } from "./lib/stats";
 
-const root = new URL("..", import.meta.url).pathname;
-const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+const dir = locomoDir();
 const url = process.env.EVAL_DATABASE_URL;
 if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
 const { queries, fingerprint } = readLocomo(dir);

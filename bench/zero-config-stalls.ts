@@ -1,5 +1,5 @@
 /**
- * How long the zero-config server's event loop stalls under ordinary batches (issue 42): `npm start`
+ * How long the zero-config server's event loop stalls under ordinary batches: `npm start`
  * as a newcomer runs it (embedded PGlite in a fresh folder, in-process workers, the offline model)
  * as a child process, `/healthz` polled every 100 ms from here, and per case the longest wait
  * beyond the poll interval. `npx tsx bench/zero-config-stalls.ts`; `BENCH_STALL_RUNS` (default 3)

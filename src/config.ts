@@ -154,8 +154,8 @@ export const EnvSchema = z.object({
   /**
    * Weights learned from each agent's feedback rank its retrieves (per agent: `learnWeights` in
    * PUT /settings), once `MEMSTREAM_LEARN_MIN_EVENTS` retrieves have feedback and a fit passed the
-   * guardrails (docs/adr/0025-learned-weights.md). On by default: on LoCoMo it paid in every
-   * conversation (`npm run eval:learning`).
+   * guardrails (docs/adr/0025-learned-weights.md). Off by default: against the current default it
+   * did not pay on LoCoMo (`npm run eval:learning`).
    */
   MEMSTREAM_LEARN_WEIGHTS: bool.default(LEARNING_DEFAULTS.enabled),
   MEMSTREAM_LEARN_MIN_EVENTS: z.coerce

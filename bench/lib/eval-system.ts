@@ -1,19 +1,17 @@
-import { resolve } from "node:path";
 import { composeSystem, type System } from "../../src/compose";
 import { loadConfig } from "../../src/config";
 import { silentLogger } from "../../src/lib/logger";
-import { readLocomo } from "./locomo";
+import { locomoDir, readLocomo } from "./locomo";
 
 /**
  * What the in-memory ranking benches (tune-default, tune-frontier, relevance-ideas) start from:
- * LoCoMo dev's questions (`LOCOMO_DIR`, default ../shared/eval/locomo-dev) and the service
+ * LoCoMo dev's questions (`LOCOMO_DIR`, bench/lib/locomo.ts `locomoDir`) and the service
  * composed on the database `npm run eval:locomo` loaded (`EVAL_DATABASE_URL`), offline embedder.
  */
 export async function openLocomoEval(): Promise<
   ReturnType<typeof readLocomo> & { system: System; db: System["app"]["memory"]["db"]; model: string }
 > {
-  const root = new URL("../..", import.meta.url).pathname;
-  const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+  const dir = locomoDir();
   const url = process.env.EVAL_DATABASE_URL;
   if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
   const locomo = readLocomo(dir);

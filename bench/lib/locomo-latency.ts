@@ -4,15 +4,13 @@
  * with the offline embedder, and the agent to rank: one conversation (`CONV`, default conv-43) or,
  * with `SCALE=n`, the copy of every loaded turn n times (built by default-latency.ts).
  */
-import { resolve } from "node:path";
 import { composeSystem } from "../../src/compose";
 import { loadConfig } from "../../src/config";
 import { silentLogger } from "../../src/lib/logger";
-import { readLocomo } from "./locomo";
+import { locomoDir, readLocomo } from "./locomo";
 
 export async function openLocomoLatency() {
-  const root = new URL("../..", import.meta.url).pathname;
-  const dir = process.env.LOCOMO_DIR ?? resolve(root, "../shared/eval/locomo-dev");
+  const dir = locomoDir();
   const url = process.env.EVAL_DATABASE_URL;
   if (!url) throw new Error("set EVAL_DATABASE_URL to the database npm run eval:locomo loaded");
   const { queries, fingerprint } = readLocomo(dir);

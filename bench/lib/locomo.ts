@@ -1,7 +1,7 @@
 /**
  * LoCoMo dev data for `npm run eval:locomo`: reading it (never copied into this repository, its
  * licence forbids it), the paper's memory text, loading one agent per conversation through the
- * API, and the retrieval metrics. See ../shared/eval/README.md.
+ * API, and the retrieval metrics.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -53,6 +53,24 @@ const readJsonl = <T>(file: string): T[] =>
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as T);
+
+/**
+ * The LoCoMo data folder from LOCOMO_DIR: `observations.jsonl` (one turn a line) and
+ * `queries.jsonl` (one question a line with its gold evidence), made from the public LoCoMo
+ * release (github.com/snap-research/locomo; its licence forbids copying it into this repository).
+ * Exits with a message saying so when it is not set.
+ */
+export function locomoDir(): string {
+  const dir = process.env.LOCOMO_DIR;
+  if (!dir) {
+    console.error(
+      "LOCOMO_DIR is not set: point it at a folder holding LoCoMo's observations.jsonl and queries.jsonl " +
+        "(made from github.com/snap-research/locomo, whose licence keeps it out of this repository).",
+    );
+    process.exit(2);
+  }
+  return dir;
+}
 
 /** Reads the turns and questions from `dir`, and a fingerprint of the turns for cache keys. */
 export function readLocomo(dir: string): { turns: Turn[]; queries: Query[]; fingerprint: string } {

@@ -24,7 +24,7 @@ export const MEMORY_EXAMPLE = {
 export const SCORED_MEMORY_EXAMPLE = {
   ...MEMORY_EXAMPLE,
   score: 2.41,
-  scores: { recency: 0.93, importance: 0.56, relevance: 0.92, lift: 0, similarity: null },
+  scores: { recency: 0.93, importance: 0.56, relevance: 0.92, lift: 0, subject: 0, similarity: null },
   duplicates: 0,
 };
 
@@ -97,6 +97,7 @@ export const RANKING_EXAMPLE = {
     scaleFloors: "preset",
     versions: "preset",
     collapseDuplicates: "preset",
+    subjects: "preset",
   },
 };
 

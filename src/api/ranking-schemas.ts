@@ -20,6 +20,7 @@ import {
   HYBRID_VECTOR_SHARE,
   RELEVANCE_KINDS,
 } from "../memory/retrieve/ranking/relevance/kinds";
+import { SUBJECT_LIFT } from "../memory/retrieve/ranking/subjects";
 import { VERSION_SIMILARITY, VERSION_TOP } from "../memory/retrieve/ranking/versions";
 import { TIME_WINDOW_SLACK_S } from "../memory/retrieve/time-window";
 
@@ -37,7 +38,7 @@ const RELEVANCE = RELEVANCE_KINDS;
 const presetList = PRESET_NAMES.map((name) => {
   const p = PRESETS[name];
   const w = p.weights;
-  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}${p.scaleFloors ? ", scale floors" : ""}${p.versions ? ", versions" : ""}${p.collapseDuplicates ? ", duplicates collapsed" : ""}`;
+  return `${name} = weights ${w.recency}/${w.importance}/${w.relevance}, ${p.decay} per ${p.recencyUnit}, ${p.relevance}${p.timeFilter ? ", time filter" : ""}${p.scaleFloors ? ", scale floors" : ""}${p.versions ? ", versions" : ""}${p.collapseDuplicates ? ", duplicates collapsed" : ""}${p.subjects ? ", subjects" : ""}`;
 }).join("; ");
 
 export const RankingFields = {
@@ -99,6 +100,12 @@ export const RankingFields = {
     .openapi({
       description: `Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its \`duplicates\` counts those folded among the best k + ${DUPLICATE_POOL} ranked). Off: every copy ranked on its own (the paper's)`,
     }),
+  subjects: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `A question naming someone (a capitalised word other than its first, English questions only: "What does Melanie do to destress?") lifts, among the best k + ${DUPLICATE_POOL} ranked, each memory whose description starts with that name by ${SUBJECT_LIFT} × the relevance weight (scores.subject). Off: the formula alone`,
+    }),
 };
 
 const Source = z.enum(["request", "agent", "preset"]);
@@ -116,6 +123,7 @@ export const RankingInForce = z
     scaleFloors: z.boolean(),
     versions: z.boolean(),
     collapseDuplicates: z.boolean(),
+    subjects: z.boolean(),
     source: z.object({
       preset: z.enum(["request", "agent", "default"]),
       weights: z.enum(["request", "learned", "agent", "preset"]).openapi({
@@ -130,6 +138,7 @@ export const RankingInForce = z
       scaleFloors: Source,
       versions: Source,
       collapseDuplicates: Source,
+      subjects: Source,
     }),
   })
   .openapi("Ranking", {
@@ -172,9 +181,9 @@ export const RankPhases = z
     scored: z.number().int().openapi({
       description: "Memories the formula scored (seeds and their neighbours, or the candidate set)",
     }),
-    steps: z.array(z.enum(["neighbours", "versions", "duplicates"])).openapi({
+    steps: z.array(z.enum(["neighbours", "versions", "subjects", "duplicates"])).openapi({
       description:
-        "Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; duplicates = copies took one place",
+        "Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; subjects = memories starting with a name the question gives lifted; duplicates = copies took one place",
     }),
   })
   .openapi("RankPhases", {
@@ -222,6 +231,10 @@ export const RetrieveRanking = RankingInForce.extend({
       timeFilter: z.boolean().openapi({
         description:
           "Whether the time filter looked for a time expression in the query (on, and the query English)",
+      }),
+      subjects: z.boolean().openapi({
+        description:
+          "Whether the names the query gives were read for the subject lift (subjects on, and the query English)",
       }),
     })
     .openapi({

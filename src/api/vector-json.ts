@@ -183,7 +183,7 @@ export class VectorScanner {
   private failed = false;
   // Where a paused string or vector got to, so the next feed resumes there instead of rescanning
   // from the token's start: rescanning made a long string (or blanks after one) quadratic in the
-  // body's length (a 33 MB string of escaped quotes never answered, issue 31).
+  // body's length (a 33 MB string of escaped quotes never answered).
   private pendingAt = -1;
   private pendingClose = -1;
   private pendingFrom = 0;

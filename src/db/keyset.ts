@@ -9,7 +9,7 @@ export type Keyset = { at: string; id: string };
 /**
  * One sweep's page of a kind of work, resumed after `after`: the sweep walks the backlog a page
  * per run and starts over at its end, so every pending row is announced within
- * ceil(backlog / limit) + 1 runs, however many older rows are still queued (issue 31).
+ * ceil(backlog / limit) + 1 runs, however many older rows are still queued.
  */
 export type Page<T> = { rows: T[]; next: Keyset | undefined };
 

@@ -32,7 +32,7 @@ export type SweepOptions = Pick<Core, "db" | "clock"> & {
  * database says is due: retention runs of agents with a policy (`agent.retain`). Bounded by
  * `limit` per kind and run. Fair: each kind is walked a page per run from where the last run of
  * this sweep stopped (`cursors`, oldest first, starting over at the end), so work behind a backlog
- * of older rows still queued is found within ceil(backlog / limit) + 1 runs (issue 31: lost rows
+ * of older rows still queued is found within ceil(backlog / limit) + 1 runs (lost rows
  * waited ~30 min behind 42,800 queued ones when every run read the same oldest 5,000). Safe to
  * run in many processes at once: job ids are deterministic and processors re-check state.
  */

@@ -101,7 +101,7 @@ export function checkJson(v: unknown, ctx: z.RefinementCtx) {
 /**
  * A JSON object Postgres `jsonb` can store, at most `maxBytes` once serialized as UTF-8 (bytes, not
  * characters: 16,000 "€" are 48,000 bytes). The size is measured only once the depth check passed:
- * serializing a value nested 10,000 deep overflows the stack (a 500 before, issue 31).
+ * serializing a value nested 10,000 deep overflows the stack (a 500 before).
  */
 export function JsonObject(opts: { maxBytes: number; name?: string }) {
   const name = opts.name ?? "object";

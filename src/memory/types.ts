@@ -30,9 +30,18 @@ export type Memory = {
 
 export type ScoredMemory = Memory & {
   score: number;
-  /** Scaled components and the score a version lift added (ranking/versions.ts; 0 otherwise). */
-  /** Scaled components, the lift, and the unscaled cosine (`similarity`, vector relevance only). */
-  scores: { recency: number; importance: number; relevance: number; lift: number; similarity: number | null };
+  /**
+   * Scaled components, the score the version lift (ranking/versions.ts) and the subject lift
+   * (ranking/subjects.ts) added (0 otherwise), and the unscaled cosine (`similarity`, vector relevance only).
+   */
+  scores: {
+    recency: number;
+    importance: number;
+    relevance: number;
+    lift: number;
+    subject: number;
+    similarity: number | null;
+  };
   /** Duplicates of it ranked among the best that it stands for (collapseDuplicates; ranking/duplicates.ts). */
   duplicates: number;
   /** Index of the section it was ranked in, when the request had sections. */

@@ -42,14 +42,14 @@ export type OfflineEmbedderOptions = {
  */
 export const DEFAULT_EMBED_BATCH_NICE = 10;
 
-/** One thread per core, at most four: queries on a loaded service use both cores (issue 27). */
+/** One thread per core, at most four: queries on a loaded service use both cores. */
 export const defaultEmbedThreads = (): number => Math.max(1, Math.min(4, availableParallelism()));
 
 /**
  * The offline model as an Embedder. With threads, every forward pass runs in a worker thread
  * (src/lib/worker-pool, docs/adr/0021-worker-pool.md): the model takes ~30 ms a sentence and
  * seconds a batch, which on the API's event loop delayed every request behind an enrichment
- * backlog by up to a minute (issue 27). Each thread loads its own copy of the model on first use.
+ * backlog by up to a minute. Each thread loads its own copy of the model on first use.
  */
 export async function createOfflineEmbedder(
   opts: OfflineEmbedderOptions = { threads: 0 },

@@ -102,7 +102,7 @@ export function registerUi(app: App, deps: AppDeps) {
   const keys = deps.config.apiKeys;
   const agentParam = (c: Ctx) => c.req.param("agentId") ?? "";
 
-  // Every page: no script may run, no other site may frame it, no type sniffing (issue 31).
+  // Every page: no script may run, no other site may frame it, no type sniffing.
   app.use(UI_PATH, uiHeaders);
   app.use(`${UI_PATH}/*`, uiHeaders);
   // The forms are a key and a path: a small body, refused before it is read.

@@ -8,7 +8,7 @@ import {
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-// Duplicates take one place in the top k (issue 26; ranking/duplicates.ts, docs/adr/0030): the
+// Duplicates take one place in the top k (ranking/duplicates.ts, docs/adr/0030): the
 // default folds copies into the best-ranked one and counts them; `paper` and
 // collapseDuplicates false rank every copy; a stream with more copies than the pool still gets
 // k distinct memories; the retrieval log and the touch see only what was returned.

@@ -7,7 +7,7 @@ import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
 import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
 
-// The sweep is fair (issue 31): with a backlog larger than its limit, whose older rows stay
+// The sweep is fair: with a backlog larger than its limit, whose older rows stay
 // pending (their jobs queued behind others), work that arrived later and lost its job is still
 // announced within ceil(backlog / limit) + 1 runs: each run resumes where the last one stopped.
 // Before, every run announced the same oldest `limit` rows and the rest waited for the backlog.

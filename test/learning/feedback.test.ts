@@ -65,6 +65,21 @@ async function giveFeedback(agent: string, n: number, pick: (ms: Memory[]) => Me
 }
 const mostImportant = (ms: Memory[]) =>
   ms.reduce((best, m) => ((m.importance ?? 0) > (best.importance ?? 0) ? m : best));
+/**
+ * `n` retrieves of the top 5, each with feedback that the agent used the most important of the
+ * best 8 (found by a wider retrieve): often ranked below the cut, so only a fit can bring it back.
+ */
+async function useMostImportantOfBest8(agent: string, n: number) {
+  for (let i = 0; i < n; i++) {
+    const a = await retrieve(agent, i);
+    const wider = await retrieve(agent, i, { k: 8 });
+    const res = await feedback(agent, {
+      retrievalId: a.retrievalId,
+      used: [mostImportant(wider.memories).id],
+    });
+    expect(res.status).toBe(200);
+  }
+}
 
 describe("POST /feedback", () => {
   it("records which returned memories were used; counts the agent's events", async () => {
@@ -80,7 +95,7 @@ describe("POST /feedback", () => {
     expect(await res.json()).toEqual({ retrievalId: a.retrievalId, used: 1, unused: 4, events: 1 });
   });
 
-  it("refuses another agent's retrievalId, an unknown one, and ids the retrieve did not return", async () => {
+  it("refuses another agent's retrievalId, an unknown one, and ids the retrieve did not rank", async () => {
     const owner = uniq("fb");
     const other = uniq("fb");
     const mems = await seed(owner);
@@ -92,8 +107,9 @@ describe("POST /feedback", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
     res = await feedback(owner, { retrievalId: "ret_unknown", used: [] });
     expect(res.status).toBe(404);
-    const notReturned = mems.find((m) => !a.memories.some((r) => r.id === m.id));
-    res = await feedback(owner, { retrievalId: a.retrievalId, used: [a.memories[0]?.id, notReturned?.id] });
+    // A memory the retrieve never ranked (another agent's) is a 400 naming it.
+    const otherMemory = (await retrieve(other, 1)).memories[0]?.id;
+    res = await feedback(owner, { retrievalId: a.retrievalId, used: [a.memories[0]?.id, otherMemory] });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { details: { field: string } } }).error.details.field).toBe(
       "used.1",
@@ -107,6 +123,11 @@ describe("POST /feedback", () => {
     // The owner's own feedback is still its first event: nothing above was recorded.
     res = await feedback(owner, { retrievalId: a.retrievalId, used: [a.memories[0]?.id] });
     expect(((await res.json()) as { events: number }).events).toBe(1);
+    // A memory ranked below the cut (the pool: all 12 here) can be named as used; unused stays the returned rest.
+    const below = mems.find((m) => !a.memories.some((r) => r.id === m.id));
+    res = await feedback(owner, { retrievalId: a.retrievalId, used: [below?.id] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ used: 1, unused: 5 });
   });
 });
 
@@ -117,7 +138,7 @@ describe("learned weights", () => {
     await learningOn(agent);
     const before = await retrieve(agent, 0);
     expect(before.ranking.source.weights).toBe("preset");
-    await giveFeedback(agent, MIN_EVENTS + 4, mostImportant);
+    await useMostImportantOfBest8(agent, MIN_EVENTS + 4);
     const r = await learnWeights(t.system.app.memory, agent);
     expect(r).toMatchObject({ fitted: true, adopted: true });
     const s = await settings(agent);
@@ -129,6 +150,8 @@ describe("learned weights", () => {
     expect(share(w)).toBeLessThanOrEqual(share(before.ranking.weights) + 0.25 + 1e-9);
     expect(s.learned.events).toBe(MIN_EVENTS + 4);
     expect(s.learned.heldOutGain).toBeGreaterThanOrEqual(0.02);
+    // It brings back more of what the agent used on the held-out feedback.
+    expect(s.learned.lastFit?.heldOutRecall?.gain).toBeGreaterThan(0);
     expect(s.learned.fittedAt).not.toBeNull();
     // The answer says learned weights ranked; request weights, or a preset, still win.
     const after = await retrieve(agent, 0);
@@ -164,6 +187,21 @@ describe("learned weights", () => {
     expect(s.learned.weights).toBeNull();
     expect(s.learned.lastFit?.adopted).toBe(false);
     expect(s.learned.lastFit?.refused).toMatch(/held-out/);
+    expect((await retrieve(agent, 0)).ranking.source.weights).toBe("preset");
+  });
+
+  it("refuses a fit that ranks better pairs but brings back less of what the agent used", async () => {
+    const agent = uniq("learn");
+    await seed(agent);
+    await learningOn(agent);
+    // Feedback only ever names what came back: every used memory is already in the current top k,
+    // so no fit can raise held-out recall, whatever pairs it orders better.
+    await giveFeedback(agent, MIN_EVENTS + 4, mostImportant);
+    const r = await learnWeights(t.system.app.memory, agent);
+    expect(r).toMatchObject({ fitted: true, adopted: false });
+    const fit = (await settings(agent)).learned.lastFit;
+    expect(fit?.heldOutRecall?.current).toBe(1);
+    expect(fit?.refused).toMatch(/recall|pairwise/);
     expect((await retrieve(agent, 0)).ranking.source.weights).toBe("preset");
   });
 

@@ -51,16 +51,20 @@ const logOf = (agent: string) =>
   );
 
 describe("retrieval log", () => {
-  it("gives every answer a retrievalId and logs its memories with their scaled components", async () => {
+  it("gives every answer a retrievalId and logs its memories and the pool below them with their scaled components", async () => {
     const agent = uniq("log");
     await seed(agent, 5);
     const a = await retrieve(agent);
     expect(a.retrievalId).toMatch(/^ret_[0-9a-z]{20}$/);
     const [row] = await logOf(agent);
     expect(row?.id).toBe(a.retrievalId);
-    expect(row?.candidates).toEqual(
+    // The memories returned first, then the rest of the pool the statement ranked, marked 0 (all 5 here).
+    expect(row?.candidates.slice(0, 3)).toEqual(
       a.memories.map((m) => [m.id, m.scores.recency, m.scores.importance, m.scores.relevance]),
     );
+    expect(row?.candidates).toHaveLength(5);
+    expect(row?.candidates.slice(3).map((c) => c[4])).toEqual([0, 0]);
+    expect(new Set(row?.candidates.map((c) => c[0])).size).toBe(5);
     // The context path (maxTokens) logs too, under its own id.
     const res = await t.call("POST", `/v1/agents/${agent}/retrieve`, { query: "memory", maxTokens: 200 });
     const b = (await res.json()) as Answer;

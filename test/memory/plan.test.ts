@@ -117,7 +117,7 @@ describe("plan: mode fast", () => {
     expect(p.reason).toMatch(/^mode fast: threshold search/);
   });
 
-  it("ranks a small stream exactly, index or not, and says why (issue 28)", () => {
+  it("ranks a small stream exactly, index or not, and says why", () => {
     for (const index of [INDEX, null]) {
       const p = choose({ mode: "fast" }, fastState({ index, vectors: 19_999 }));
       expect(p.statement).toBe("threshold");

@@ -85,7 +85,12 @@ describe("ranking rules and the query's language", () => {
       ["アンナ は 2024年 に どこ に 住んで いましたか？", GOLD_JA],
     ] as const) {
       const got = await ask(query);
-      expect(got.ranking.rules).toEqual({ language: "other", focus: false, timeFilter: false });
+      expect(got.ranking.rules).toEqual({
+        language: "other",
+        focus: false,
+        timeFilter: false,
+        subjects: false,
+      });
       expect(got.ranking.focus).toBe("none");
       expect(got.ranking.timeWindow).toBeNull();
       // Nothing worse than relevance alone: what it finds in its top 3, the default finds too.
@@ -97,7 +102,7 @@ describe("ranking rules and the query's language", () => {
 
   it("applies the rules to the English question, whose year limits the candidates", async () => {
     const got = await ask("Where did Anna live in 2024?");
-    expect(got.ranking.rules).toEqual({ language: "en", focus: true, timeFilter: true });
+    expect(got.ranking.rules).toEqual({ language: "en", focus: true, timeFilter: true, subjects: true });
     expect(got.ranking.focus).toBe("past");
     expect(got.ranking.timeWindow?.start.slice(0, 4)).toBe("2023");
     // The window is the year with a day's slack: the answers written in January 2025 are outside it.

@@ -100,6 +100,8 @@ const ask = async (agent: string, body: object) =>
     recencyUnit: "hour",
     scaleFloors: false,
     collapseDuplicates: false,
+    // The reference ranks by the formula and the version lift; the subject step has its own test.
+    subjects: false,
     timeFilter: true,
     k: 10,
     ...body,

@@ -291,7 +291,7 @@ describe("retrieve: fast mode", () => {
     }
   });
 
-  it("ranks a small stream exactly with the default thresholds, with or without an index, and says why (issue 28)", async () => {
+  it("ranks a small stream exactly with the default thresholds, with or without an index, and says why", async () => {
     const defaults = await startTestSystem();
     try {
       const agent = uniq("fast-small");

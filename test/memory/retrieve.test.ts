@@ -117,6 +117,7 @@ describe("retrieve: each component by hand", () => {
       importance: 0.5,
       relevance: 0.5,
       lift: 0,
+      subject: 0,
       similarity: expect.any(Number),
     });
     expect(m?.scores.similarity).toBeCloseTo(Math.SQRT1_2, 6);

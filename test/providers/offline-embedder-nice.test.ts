@@ -4,7 +4,7 @@ import { createOfflineEmbedder, DEFAULT_EMBED_BATCH_NICE } from "../../src/provi
 import { processThreads } from "../support/threads";
 
 // The batch threads run at a low CPU priority (DEFAULT_EMBED_BATCH_NICE) and the query threads at the process's own
-// (issue 27: on two cores a backlog's batches delayed a POST of 250 to 200 ms at p99). Linux only,
+// (on two cores a backlog's batches delayed a POST of 250 to 200 ms at p99). Linux only,
 // as the priority is: the thread names and nice values are read from /proc/self/task.
 
 const embedder = await createOfflineEmbedder({ threads: 1 });

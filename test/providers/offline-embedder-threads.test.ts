@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOfflineEmbedder } from "../../src/providers/offline-embedder.js";
 
-// The offline model in worker threads (issue 27): the same vectors as on the caller's thread, and
+// The offline model in worker threads: the same vectors as on the caller's thread, and
 // the caller's event loop keeps turning while a batch is embedded.
 
 const inline = await createOfflineEmbedder({ threads: 0 });

@@ -144,7 +144,7 @@ export interface paths {
         put?: never;
         /**
          * Rank memories by recency, importance and relevance (Generative Agents)
-         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) ranks hybrid and contextual relevance with a query vector over a stream of 3,300+ memories in phases (plan phased: the formula on seeds from the HNSW, GIN and recency indexes and their neighbours, approximate and measured, docs/adr/0032) and everything else exactly; mode exact always ranks exactly. Every retrieve is bounded by MEMSTREAM_RETRIEVE_TIMEOUT_MS (503 retrieve_timeout). mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`). Every answer has `freshness`: how many of the agent's memories were not yet searchable (no vector yet) and the oldest one's age; waitSearchableMs waits, bounded, until what was written before the retrieve is (docs/adr/0035). With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033). With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation) take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.
+         * @description score = w_r·recency + w_i·importance + w_v·relevance, each min-max scaled to [0,1] over the candidate set (the agent's memories passing `kinds` and `filters`). recency = decay^(recencyUnits since last access, ≥ 0), floored at e^-600; importance = the 1–10 score; relevance = cosine similarity to the query embedding (relevance `vector`, the paper's). With relevance `lexical`, relevance = Okapi BM25 (k1 1.2, b 0.75) of the query's English lexemes (stemmed, stop words dropped, any word matches) with idf over the candidate set; a memory sharing no word scores 0. With `hybrid`, relevance = α·cosine' + (1 − α)·bm25' (α = vectorShare, 0.6 unless a preset or the request sets it), each min-max scaled over the candidate set first (cosine' = 0 without a vector; equal across candidates = 0.5). lexical and hybrid need `query` (400 otherwise) and always rank exactly (mode fast → 400). A component equal across all candidates scales to 0.5. Unscored importance counts as 0.5 (neutral); a memory with no vector of the query's model gets relevance 0 (lowest). Without query, relevance is 0 for all. With touch (default), returned memories get lastAccessedAt = max(lastAccessedAt, now) in the same transaction. With maxTokens or format, the answer also has `context`: the returned memories are the longest best-first prefix whose text block fits maxTokens (`context.tokens` ≤ maxTokens, exactly the count of `context.text`), and only those are touched. With sections (e.g. `[{kinds:["lesson"]},{kinds:["reflection"]},{kinds:["observation","document"]}]`), the block is in sections, each under its header: every candidate of the sections' kinds is scored as above (bounds over them all), each section keeps its own top k, and maxTokens is spent on section 0's best-first prefix, then section 1's from what is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`. With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is; `ranking.timeWindow` gives the window applied (exact mode only). Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates, subjects) left out come from the agent's defaults (PUT /v1/agents/{agentId}/settings), else from the preset (service default: balanced); a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force. When lexical or hybrid comes from a default and the request has no query text, relevance is vector. mode auto (default) ranks hybrid and contextual relevance with a query vector over a stream of 3,300+ memories in phases (plan phased: the formula on seeds from the HNSW, GIN and recency indexes and their neighbours, approximate and measured, docs/adr/0032) and everything else exactly; mode exact always ranks exactly. Every retrieve is bounded by MEMSTREAM_RETRIEVE_TIMEOUT_MS (503 retrieve_timeout). mode fast (no filters, an HNSW index for the query's model) reads the HNSW index and the recency and importance indexes round by round until no unread memory can beat the k-th score (a threshold algorithm); it is exact only as far as HNSW returns the nearest vectors in order and finds the farthest one (the relevance minimum), so it stays opt-in (docs/adr/0020-threshold-retrieval.md). When it cannot settle within its depth limit the exact ranking answers. The response says which mode ran; a stream under MEMSTREAM_FAST_MIN_STREAM vectors (or MEMSTREAM_FAST_MIN_SHARE of the index) is ranked exactly, index or not. `ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance; fast) and `ranking.planReason` why (docs/adr/0023). Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below) + `scores.subject` (subjects, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves. With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10: a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first), and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`). Every answer has `freshness`: how many of the agent's memories were not yet searchable (no vector yet) and the oldest one's age; waitSearchableMs waits, bounded, until what was written before the retrieve is (docs/adr/0035). With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033). With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation) take one place: the best-ranked stands for them and `duplicates` counts the copies it folds. With subjects (on in the default), an English question naming someone lifts, among the best k + 50, the memories whose description starts with that name (`scores.subject`).
          */
         post: operations["retrieveMemories"];
         delete?: never;
@@ -164,7 +164,7 @@ export interface paths {
         put?: never;
         /**
          * Say which memories of a retrieve the agent used
-         * @description Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which returned memories the agent used and which it did not. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not return, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (README: Feedback and learned weights).
+         * @description Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which memories the agent used and which it did not. `used` may name a memory the retrieve returned or ranked below the cut (the pool it logged: found later, by another retrieve, say), which is what lets a fit lift what it missed. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not rank, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (README: Feedback and learned weights).
          */
         post: operations["giveFeedback"];
         delete?: never;
@@ -735,6 +735,8 @@ export interface components {
                 relevance: number;
                 /** @description The score a version lift added (ranking.lift; 0 otherwise) */
                 lift: number;
+                /** @description The score the subject lift added (the memory starts with a name the question gives; 0 otherwise) */
+                subject: number;
                 /** @description The cosine similarity of the memory's vector to the query's, unscaled (relevance vector); null with another relevance or when the memory has no vector of the query's model. Comparable across retrieves and agents, where the scaled components are not */
                 similarity: number | null;
             };
@@ -784,6 +786,8 @@ export interface components {
                 focus: boolean;
                 /** @description Whether the time filter looked for a time expression in the query (on, and the query English) */
                 timeFilter: boolean;
+                /** @description Whether the names the query gives were read for the subject lift (subjects on, and the query English) */
+                subjects: boolean;
             };
         };
         /** @description How the ranking ran in phases: the first phase's source, how many memories the formula scored, and the steps after it */
@@ -811,8 +815,8 @@ export interface components {
             } | null;
             /** @description Memories the formula scored (seeds and their neighbours, or the candidate set) */
             scored: number;
-            /** @description Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; duplicates = copies took one place */
-            steps: ("neighbours" | "versions" | "duplicates")[];
+            /** @description Steps on the formula's best, in order: neighbours = contextual relevance mixed each memory's with its neighbours'; versions = the version lift; subjects = memories starting with a name the question gives lifted; duplicates = copies took one place */
+            steps: ("neighbours" | "versions" | "subjects" | "duplicates")[];
         };
         /** @description The ranking values in force: explicit request fields, else (weights) the weights learned from the agent's feedback when on and adopted, else the agent's defaults (settings), else the preset's */
         Ranking: {
@@ -833,6 +837,7 @@ export interface components {
             scaleFloors: boolean;
             versions: boolean;
             collapseDuplicates: boolean;
+            subjects: boolean;
             source: {
                 /** @enum {string} */
                 preset: "request" | "agent" | "default";
@@ -857,6 +862,8 @@ export interface components {
                 versions: "request" | "agent" | "preset";
                 /** @enum {string} */
                 collapseDuplicates: "request" | "agent" | "preset";
+                /** @enum {string} */
+                subjects: "request" | "agent" | "preset";
             };
         };
         RetrieveFreshness: {
@@ -894,7 +901,7 @@ export interface components {
             /** @description Results; default 10, or 50 candidates when maxTokens is given */
             k?: number;
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed, subjects
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -925,6 +932,8 @@ export interface components {
             versions?: boolean;
             /** @description Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its `duplicates` counts those folded among the best k + 50 ranked). Off: every copy ranked on its own (the paper's) */
             collapseDuplicates?: boolean;
+            /** @description A question naming someone (a capitalised word other than its first, English questions only: "What does Melanie do to destress?") lifts, among the best k + 50 ranked, each memory whose description starts with that name by 0.05 × the relevance weight (scores.subject). Off: the formula alone */
+            subjects?: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 with an offset; years 0001-9999
@@ -1020,7 +1029,7 @@ export interface components {
             /** @example ret_3n8x0qk2m7v5c9d1f4h6 */
             retrievalId: string;
             /**
-             * @description Ids of the retrieve's memories the agent used (e.g. its answer cited them); may be empty
+             * @description Ids of the memories the agent used (e.g. its answer cited them): returned by the retrieve, or ranked below its cut; may be empty
              * @example [
              *       "mem_5d1q0r2b7c9e3f4g6h8j"
              *     ]
@@ -1120,7 +1129,7 @@ export interface components {
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
             /**
-             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed
+             * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed, subjects
              * @enum {string}
              */
             preset?: "paper" | "reference" | "balanced";
@@ -1151,6 +1160,8 @@ export interface components {
             versions?: boolean;
             /** @description Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its `duplicates` counts those folded among the best k + 50 ranked). Off: every copy ranked on its own (the paper's) */
             collapseDuplicates?: boolean;
+            /** @description A question naming someone (a capitalised word other than its first, English questions only: "What does Melanie do to destress?") lifts, among the best k + 50 ranked, each memory whose description starts with that name by 0.05 × the relevance weight (scores.subject). Off: the formula alone */
+            subjects?: boolean;
         } | null;
         /** @description Lesson consolidation; a field left out takes its default */
         LessonSettings: {
@@ -1196,6 +1207,12 @@ export interface components {
                     current: number;
                     proposed: number;
                     gain: number;
+                };
+                /** @description Recall of the used memories on the held-out feedback (each event's logged candidates re-ranked, its returned count kept), current and proposed; adopted only when it rises. Null: no held-out event used a memory */
+                heldOutRecall?: {
+                    current: number | null;
+                    proposed: number | null;
+                    gain: number | null;
                 };
                 proposed: {
                     recency: number;
@@ -2451,6 +2468,7 @@ export interface operations {
                      *             "importance": 0.56,
                      *             "relevance": 0.92,
                      *             "lift": 0,
+                     *             "subject": 0,
                      *             "similarity": null
                      *           },
                      *           "duplicates": 0
@@ -2477,6 +2495,7 @@ export interface operations {
                      *         "scaleFloors": true,
                      *         "versions": true,
                      *         "collapseDuplicates": true,
+                     *         "subjects": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -2487,7 +2506,8 @@ export interface operations {
                      *           "timeFilter": "preset",
                      *           "scaleFloors": "preset",
                      *           "versions": "preset",
-                     *           "collapseDuplicates": "preset"
+                     *           "collapseDuplicates": "preset",
+                     *           "subjects": "preset"
                      *         },
                      *         "timeWindow": null,
                      *         "focus": "present",
@@ -2508,7 +2528,8 @@ export interface operations {
                      *         "rules": {
                      *           "language": "en",
                      *           "focus": true,
-                     *           "timeFilter": true
+                     *           "timeFilter": true,
+                     *           "subjects": true
                      *         }
                      *       }
                      *     }
@@ -3385,6 +3406,7 @@ export interface operations {
                      *         "scaleFloors": true,
                      *         "versions": true,
                      *         "collapseDuplicates": true,
+                     *         "subjects": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -3395,7 +3417,8 @@ export interface operations {
                      *           "timeFilter": "preset",
                      *           "scaleFloors": "preset",
                      *           "versions": "preset",
-                     *           "collapseDuplicates": "preset"
+                     *           "collapseDuplicates": "preset",
+                     *           "subjects": "preset"
                      *         }
                      *       },
                      *       "lessons": {
@@ -3494,7 +3517,7 @@ export interface operations {
                     /** @description The agent's retrieve defaults, replacing earlier ones; null = service default; absent = unchanged */
                     retrieval?: {
                         /**
-                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed
+                         * @description A named ranking (recency/importance/relevance weights, decay, relevance, time filter): paper = weights 1/1/1, 0.99 per hour, vector; reference = weights 0.5/2/3, 0.99 per hour, vector; balanced = weights 0.1/0.1/1, 0.998 per day, contextual, time filter, scale floors, versions, duplicates collapsed, subjects
                          * @enum {string}
                          */
                         preset?: "paper" | "reference" | "balanced";
@@ -3525,6 +3548,8 @@ export interface operations {
                         versions?: boolean;
                         /** @description Duplicates take one place in the top k: memories of the same kind whose descriptions are equal but for case, spacing, punctuation and symbols are one hit, the best-ranked standing for the others (its `duplicates` counts those folded among the best k + 50 ranked). Off: every copy ranked on its own (the paper's) */
                         collapseDuplicates?: boolean;
+                        /** @description A question naming someone (a capitalised word other than its first, English questions only: "What does Melanie do to destress?") lifts, among the best k + 50 ranked, each memory whose description starts with that name by 0.05 × the relevance weight (scores.subject). Off: the formula alone */
+                        subjects?: boolean;
                     } | null;
                     /** @description Lesson consolidation settings, replacing earlier ones; null = defaults; absent = unchanged */
                     lessons?: {
@@ -3582,6 +3607,7 @@ export interface operations {
                      *         "scaleFloors": true,
                      *         "versions": true,
                      *         "collapseDuplicates": true,
+                     *         "subjects": true,
                      *         "source": {
                      *           "preset": "default",
                      *           "weights": "preset",
@@ -3592,7 +3618,8 @@ export interface operations {
                      *           "timeFilter": "preset",
                      *           "scaleFloors": "preset",
                      *           "versions": "preset",
-                     *           "collapseDuplicates": "preset"
+                     *           "collapseDuplicates": "preset",
+                     *           "subjects": "preset"
                      *         }
                      *       },
                      *       "lessons": {

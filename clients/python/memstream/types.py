@@ -60,6 +60,8 @@ class Scores(TypedDict):
     relevance: float
     # What a version lift added to the score (0 unless versions lifted the memory).
     lift: float
+    # What the subject lift added (the memory starts with a name the question gives; 0 otherwise).
+    subject: float
     # The unscaled cosine to the query vector (relevance "vector"); None otherwise.
     similarity: Optional[float]
 

@@ -33,7 +33,7 @@ def test_remembers_lists_retrieves_gets_and_forgets(client: Memstream, agent: st
     found = client.retrieve(agent, "Who is coming to the party?", format="text", maxTokens=500, k=3)
     assert one["id"] in [m["id"] for m in found["memories"]]
     assert "Klaus is coming to the party" in found["context"]["text"]
-    assert all(set(m["scores"]) == {"recency", "importance", "relevance", "lift", "similarity"} for m in found["memories"])
+    assert all(set(m["scores"]) == {"recency", "importance", "relevance", "lift", "subject", "similarity"} for m in found["memories"])
 
     assert client.get(agent, one["id"])["description"] == "Klaus is coming to the party"
     assert client.stats(agent)["total"] == 4

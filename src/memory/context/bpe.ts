@@ -4,7 +4,7 @@
  * Why: js-tiktoken's merge rescans every adjacent pair after each merge, building a string key
  * per pair, so one piece of n bytes costs ~n² key builds. A piece is what the encoding's regex
  * cuts out, and an unbroken run of letters or of symbols is ONE piece: 8,000 letters with no
- * space took 21 s (issue 31), and a document of `[` runs minutes. Here the candidate merges sit
+ * space took 21 s, and a document of `[` runs minutes. Here the candidate merges sit
  * in a min-heap (rank, then position: the same leftmost-lowest choice js-tiktoken makes, so the
  * counts are identical, test/memory/tokens.test.ts holds it) and each merge only re-ranks its two
  * neighbours: O(n log n) per piece, and the key of a pair is at most the longest token (~128 bytes).

@@ -64,7 +64,7 @@ export type ContextText = Pick<TextWork, "encoding" | "fitContext">;
  * Ranks like `retrieve` without touching, keeps the best-first prefix that fits `maxTokens`,
  * then touches only what is returned (when touch is on), so memories cut by the budget keep
  * their access time. The counting runs in `text`'s threads: building the tokenizer takes seconds
- * and a budget over long memories counts megabytes (issue 31: 23 s with two memories of 8,000
+ * and a budget over long memories counts megabytes (23 s with two memories of 8,000
  * letters), which would hold every other request on the event loop.
  */
 export async function retrieveContext(

@@ -1,6 +1,6 @@
 /**
  * Input bounds of document conversion, checked by one linear scan before any parser runs, so the
- * parsers' cost stays linear and small (issue 31). The parsers recurse per nesting level and slow
+ * parsers' cost stays linear and small. The parsers recurse per nesting level and slow
  * steeply with it: turndown took 67 s on `<ul><li>` × 2,000 and overflowed its stack; marked
  * overflows on 100k `>` (nested blockquotes) or `1. ` × 4,000 (nested lists). What real documents
  * nest is far below the bounds (HTML pages ~30 levels, Markdown a handful); each is a 400 naming it.

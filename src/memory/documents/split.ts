@@ -147,7 +147,7 @@ const SPLITS = [/(?<=\n\n)/, /(?<=\n)/, /(?<=[.!?]\s)/, /(?<=\s)/];
  * Each chunk takes the most parts that fit together, found by galloping and then bisecting on the
  * number of parts (fitting only grows harder as parts are added), so a chunk costs a logarithmic
  * number of counts rather than one per part: adding part by part recounted the growing chunk
- * each time, quadratic in a chunk of many short parts (100k `#` took minutes, issue 31).
+ * each time, quadratic in a chunk of many short parts (100k `#` took minutes).
  */
 function pack(text: string, fits: (t: string) => boolean, splits: RegExp[]): string[] {
   const whole = text.trim();

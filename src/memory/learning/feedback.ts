@@ -3,13 +3,17 @@ import { retrievalLog } from "../../db/schema";
 import { Invalid, NotFound } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
 import type { LoggedCandidate } from "./log";
+import { wasReturned } from "./logged-candidate";
 import { LEARNING_DEFAULTS } from "./state";
 
 export type FeedbackInput = {
   retrievalId: string;
-  /** Memories of the retrieve the agent used (e.g. its answer cited them). */
+  /**
+   * Memories of the retrieve the agent used (e.g. its answer cited them): returned, or ranked
+   * below the cut (found later, say by another retrieve) — what lets a fit lift what it missed.
+   */
   used: string[];
-  /** Memories it did not use; absent = every other memory of the retrieve. */
+  /** Memories it did not use; absent = every other memory the retrieve returned. */
   unused?: string[];
 };
 
@@ -24,7 +28,7 @@ export type FeedbackResult = {
 /**
  * Records which memories of one logged retrieve the agent used. The retrieve must be in this
  * agent's log (another agent's retrievalId is not found: the lookup is by agent and id), and
- * every id must be one it returned. Feedback given again replaces the earlier one.
+ * every id must be one it ranked: returned, or in the pool below the cut (the log keeps both). Feedback given again replaces the earlier one.
  */
 export async function recordFeedback(
   deps: Pick<MemoryDeps, "db" | "clock" | "learner" | "learning">,
@@ -43,9 +47,10 @@ export async function recordFeedback(
         { field: "retrievalId" },
       );
     }
-    const returned = new Set(row.candidates.map((c: LoggedCandidate) => c[0]));
-    const used = checkIds(input.used, "used", returned);
-    const unused = input.unused === undefined ? null : checkIds(input.unused, "unused", returned);
+    const ranked = new Set(row.candidates.map((c: LoggedCandidate) => c[0]));
+    const returned = row.candidates.filter(wasReturned).length;
+    const used = checkIds(input.used, "used", ranked);
+    const unused = input.unused === undefined ? null : checkIds(input.unused, "unused", ranked);
     const both = unused?.findIndex((id) => used.includes(id)) ?? -1;
     if (unused && both >= 0) {
       throw new Invalid(`memory ${unused[both]} is in both used and unused`, { field: `unused.${both}` });
@@ -61,7 +66,9 @@ export async function recordFeedback(
     return {
       retrievalId: input.retrievalId,
       used: used.length,
-      unused: unused?.length ?? returned.size - used.length,
+      unused:
+        unused?.length ??
+        returned - row.candidates.filter((c) => wasReturned(c) && used.includes(c[0])).length,
       events: count?.n ?? 0,
     };
   });
@@ -73,11 +80,16 @@ export async function recordFeedback(
   return result;
 }
 
-/** The ids without repeats; one the retrieve did not return is a 400 naming it. */
-function checkIds(ids: string[], field: string, returned: Set<string>): string[] {
-  const i = ids.findIndex((id) => !returned.has(id));
+/** The ids without repeats; one the retrieve did not rank (return, or rank below the cut) is a 400 naming it. */
+function checkIds(ids: string[], field: string, ranked: Set<string>): string[] {
+  const i = ids.findIndex((id) => !ranked.has(id));
   if (i >= 0) {
-    throw new Invalid(`memory ${ids[i]} was not returned by this retrieve`, { field: `${field}.${i}` });
+    throw new Invalid(
+      `memory ${ids[i]} was not ranked by this retrieve (returned, or in the pool below the cut)`,
+      {
+        field: `${field}.${i}`,
+      },
+    );
   }
   return [...new Set(ids)];
 }

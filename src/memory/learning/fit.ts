@@ -1,6 +1,7 @@
 import { COMPONENTS, type Weights } from "../retrieve/ranking/components";
 import { weightedSum } from "../retrieve/ranking/score";
 import { type LoggedCandidate, scoreUnder } from "./log";
+import { wasReturned } from "./logged-candidate";
 
 /**
  * Fitting an agent's weights to its feedback (docs/adr/0025-learned-weights.md). Pure: the job
@@ -56,6 +57,8 @@ export type FitResult = {
   heldOutEvents: number;
   /** Held-out pairwise accuracy of the current and of the proposed weights. */
   heldOut: { current: number; proposed: number; gain: number };
+  /** Held-out recall of the used memories (recallOfUsed) of the current and of the proposed weights. */
+  heldOutRecall: { current: number; proposed: number; gain: number };
   /** Why it was refused, when it was. */
   refused?: string;
 };
@@ -66,7 +69,8 @@ type Pair = [number, number, number]; // Δ recency', Δ importance', Δ relevan
 export function pairsOf(events: FeedbackEvent[]): Pair[][] {
   return events.map((e) => {
     const used = new Set(e.used);
-    const unused = new Set(e.unused ?? e.candidates.map((c) => c[0]));
+    // Not given: every memory returned and not used (one ranked below the cut was never seen).
+    const unused = new Set(e.unused ?? e.candidates.filter(wasReturned).map((c) => c[0]));
     const pos = e.candidates.filter((c) => used.has(c[0]));
     const neg = e.candidates.filter((c) => unused.has(c[0]) && !used.has(c[0]));
     return pos.flatMap((p) => neg.map((n): Pair => [p[1] - n[1], p[2] - n[2], p[3] - n[3]]));
@@ -89,6 +93,28 @@ export function pairwiseAccuracy(pairs: Pair[][], w: Weights): number {
       right += s > 1e-12 ? 1 : s < -1e-12 ? 0 : 0.5;
     }
     sum += right / ps.length;
+    n++;
+  }
+  return n === 0 ? Number.NaN : sum / n;
+}
+
+/**
+ * Recall of the used memories under `w`, averaged over the events with any: of each event's
+ * logged candidates (returned and below the cut), the top R under `w` (R = how many it returned)
+ * and the share of its used memories among them. What the agent feels: whether what it needed
+ * comes back. NaN without an event that has a used memory.
+ */
+export function recallOfUsed(events: FeedbackEvent[], w: Weights): number {
+  let sum = 0;
+  let n = 0;
+  for (const e of events) {
+    if (e.used.length === 0) continue;
+    const top = new Set(
+      rankUnder(w, e.candidates)
+        .slice(0, e.candidates.filter(wasReturned).length)
+        .map((c) => c[0]),
+    );
+    sum += e.used.filter((id) => top.has(id)).length / e.used.length;
     n++;
   }
   return n === 0 ? Number.NaN : sum / n;
@@ -136,7 +162,8 @@ export function bestShares(pairs: Pair[][], floor: number): Weights {
 /**
  * Fits weights to `events` (oldest first) from `current` (the weights in force): the training
  * part's least-loss shares, moved toward from the current shares by at most `maxStep` per
- * weight, adopted only when the held-out part's pairwise accuracy gains `margin` or more.
+ * weight, adopted only when the held-out part's pairwise accuracy gains `margin` or more and its
+ * recall of the used memories (recallOfUsed) rises.
  */
 export function fitWeights(
   events: FeedbackEvent[],
@@ -162,6 +189,10 @@ export function fitWeights(
   const currentAcc = pairwiseAccuracy(held, now);
   const proposedAcc = pairwiseAccuracy(held, step);
   const gain = proposedAcc - currentAcc;
+  const heldEvents = events.slice(cut);
+  const recallNow = recallOfUsed(heldEvents, now);
+  const recallProposed = recallOfUsed(heldEvents, step);
+  const recallGain = recallProposed - recallNow;
   const result = {
     optimum,
     proposed,
@@ -169,6 +200,7 @@ export function fitWeights(
     trainEvents: cut,
     heldOutEvents: events.length - cut,
     heldOut: { current: currentAcc, proposed: proposedAcc, gain },
+    heldOutRecall: { current: recallNow, proposed: recallProposed, gain: recallGain },
   };
   const refused =
     events.length < g.minEvents
@@ -179,7 +211,10 @@ export function fitWeights(
           ? "no held-out event has both a used and an unused memory"
           : !(gain >= g.margin)
             ? `held-out pairwise accuracy gained ${gain.toFixed(3)}, less than the margin ${g.margin}`
-            : undefined;
+            : // The quantity the agent feels: a fit that does not bring back more of what it used is not adopted.
+              !(recallGain > 1e-9)
+              ? `held-out recall of the used memories ${Number.isNaN(recallGain) ? "unknown (no held-out event used a memory)" : `changed by ${recallGain.toFixed(3)}`}: adopted only when it rises`
+              : undefined;
   return refused ? { ...result, weights: null, refused } : { ...result, weights: proposed };
 }
 

@@ -53,6 +53,7 @@ export async function learnWeights(deps: LearnDeps, agentId: string): Promise<Le
       events: fit.events,
       heldOutEvents: fit.heldOutEvents,
       heldOut: fit.heldOut,
+      heldOutRecall: fit.heldOutRecall,
       proposed: fit.proposed,
       adopted: fit.weights !== null,
       refused: fit.refused ?? null,

@@ -50,4 +50,9 @@ export function queryLanguage(text: string | undefined): QueryLanguage {
 }
 
 /** The word rules that ran for a query (the answer's `ranking.rules`). */
-export type RankingRules = { language: QueryLanguage; focus: boolean; timeFilter: boolean };
+export type RankingRules = {
+  language: QueryLanguage;
+  focus: boolean;
+  timeFilter: boolean;
+  subjects: boolean;
+};

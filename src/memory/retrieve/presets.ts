@@ -31,6 +31,11 @@ export type Ranking = {
    * ranking/duplicates.ts). Off = every copy ranked on its own, the paper's.
    */
   collapseDuplicates: boolean;
+  /**
+   * A question naming someone lifts, among the pool the statement ranked, the memories whose
+   * description starts with that name (ranking/subjects.ts). English questions only.
+   */
+  subjects: boolean;
 };
 
 /**
@@ -43,7 +48,7 @@ export type Ranking = {
  * find 0.03 more on LoCoMo at 1.7× the time, and its wider window, ADR 0026, more at ~1.4× that);
  * recency and importance only break near-ties (0.1 each, over floored ranges); which version of a fact is
  * current is decided among the best 10 by the question's time focus (`versions`), not by a
- * recency weight over the whole stream; duplicates take one place (`collapseDuplicates`). Its first form (ADR 0014: relevance 2.25× recency, 0.998
+ * recency weight over the whole stream; duplicates take one place (`collapseDuplicates`); a question naming someone lifts what that one said or did (`subjects`). Its first form (ADR 0014: relevance 2.25× recency, 0.998
  * per day, contextual α 0.85) put months-old evidence out of the top 10 on unseen conversations.
  */
 export const PRESETS = {
@@ -57,6 +62,7 @@ export const PRESETS = {
     scaleFloors: false,
     versions: false,
     collapseDuplicates: false,
+    subjects: false,
   },
   reference: {
     weights: { recency: 0.5, importance: 2, relevance: 3 },
@@ -68,6 +74,7 @@ export const PRESETS = {
     scaleFloors: false,
     versions: false,
     collapseDuplicates: false,
+    subjects: false,
   },
   balanced: {
     weights: { recency: 0.1, importance: 0.1, relevance: 1 },
@@ -79,6 +86,7 @@ export const PRESETS = {
     scaleFloors: true,
     versions: true,
     collapseDuplicates: true,
+    subjects: true,
   },
 } as const satisfies Record<string, Ranking>;
 
@@ -100,6 +108,7 @@ export type RankingChoice = {
   scaleFloors?: boolean;
   versions?: boolean;
   collapseDuplicates?: boolean;
+  subjects?: boolean;
 };
 
 /**
@@ -150,7 +159,8 @@ export function resolveRanking(
       | "timeFilter"
       | "scaleFloors"
       | "versions"
-      | "collapseDuplicates",
+      | "collapseDuplicates"
+      | "subjects",
   >(
     key: K,
   ): [Ranking[K], FieldSource] => {
@@ -176,6 +186,7 @@ export function resolveRanking(
   const [scaleFloors, scaleFloorsFrom] = pick("scaleFloors");
   const [versions, versionsFrom] = pick("versions");
   const [collapseDuplicates, collapseFrom] = pick("collapseDuplicates");
+  const [subjects, subjectsFrom] = pick("subjects");
   return {
     preset,
     weights,
@@ -187,6 +198,7 @@ export function resolveRanking(
     scaleFloors,
     versions,
     collapseDuplicates,
+    subjects,
     source: {
       preset: presetFrom?.[0] ?? "default",
       weights: weightsFrom,
@@ -198,6 +210,7 @@ export function resolveRanking(
       scaleFloors: scaleFloorsFrom,
       versions: versionsFrom,
       collapseDuplicates: collapseFrom,
+      subjects: subjectsFrom,
     },
   };
 }

@@ -27,6 +27,7 @@ import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
 import type { LexicalQuery, QueryVector, RelevanceKind } from "./ranking/relevance/kinds";
+import { liftSubjects, questionSubjects, SUBJECT_LIFT } from "./ranking/subjects";
 import type { VersionLift } from "./ranking/versions";
 import { narrowed, type RankParams, type RankSection } from "./statements/params";
 import { TIME_WINDOW_SLACK_S, timeWindow } from "./time-window";
@@ -111,7 +112,7 @@ export type RankingReport = ResolvedRanking & {
 };
 
 /** A step applied to the first phase's best, in order (docs/adr/0032). */
-export type RankStep = "neighbours" | "versions" | "duplicates";
+export type RankStep = "neighbours" | "versions" | "subjects" | "duplicates";
 
 /**
  * The rank profile as it ran: where the formula's candidates came from (the whole stream, or
@@ -156,7 +157,7 @@ export const RETRIEVE_DEFAULTS = {
  */
 export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 
-type Row = MemoryRecord & ScoredRow & { duplicates?: number };
+type Row = MemoryRecord & ScoredRow & { duplicates?: number; sSubject?: number };
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
@@ -206,7 +207,9 @@ export async function retrieve(
     language,
     focus: language === "en",
     timeFilter: ranking.timeFilter && language === "en",
+    subjects: ranking.subjects && language === "en" && !sections,
   };
+  const subjects = rules.subjects ? questionSubjects(input.query) : [];
   const focus = rules.focus ? timeFocus(input.query) : "none";
   // Versions need a vector per memory to compare, and are not a sectioned ranking's.
   const lift = ranking.versions && query && !sections ? liftOf(focus) : undefined;
@@ -246,6 +249,7 @@ export async function retrieve(
   );
   // Sections keep every copy: each section's top k is short, and a copy in another kind is another section's.
   const collapse = ranking.collapseDuplicates && !sections;
+  const second: SecondPhase = { collapse, subjects, subjectLift: SUBJECT_LIFT * ranking.weights.relevance };
   const retrievalId = newId("ret");
   // Ranking, touch and the log are statements in one transaction: a statement that modifies data
   // never gets parallel workers, and readers still see all of the touch or none of it.
@@ -261,7 +265,9 @@ export async function retrieve(
       await Promise.all([boundTransaction(tx, timeoutMs), lockAgentShared(tx, agentId)]);
       const [erased, ranked] = await Promise.all([
         erasedSinceUnderLock(tx, agentId, { epoch: agent.epoch }),
-        collapse ? rankCollapsed(tx, chosen, params) : runPlan<Row>(tx, chosen, params),
+        collapse || subjects.length > 0
+          ? rankPool(tx, chosen, params, second)
+          : runPlan<Row>(tx, chosen, params),
       ]);
       // As of a time nothing is logged either: feedback is about what the agent used now.
       if (erased || asOf) return ranked;
@@ -270,7 +276,7 @@ export async function retrieve(
       const [, touched] = await Promise.all([
         logRetrieval(
           tx,
-          { agentId, id: retrievalId, candidates: ranked.rows.map(logged), at: deps.clock.now() },
+          { agentId, id: retrievalId, candidates: loggedCandidates(ranked), at: deps.clock.now() },
           deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
         ),
         params.touch
@@ -299,6 +305,7 @@ export async function retrieve(
       importance: Number(r.sImportance),
       relevance: Number(r.sRelevance),
       lift: Number(r.sLift ?? 0),
+      subject: r.sSubject ?? 0,
       // The raw relevance is a cosine only for vector relevance (the fused kinds' is a mix of scaled parts).
       similarity: ranking.relevance === "vector" && r.rawRelevance != null ? Number(r.rawRelevance) : null,
     },
@@ -335,6 +342,7 @@ export async function retrieve(
       phases: phasesOf(ran, scored, [
         ...(params.lexical?.kind === "contextual" ? (["neighbours"] as const) : []),
         ...(lifted ? (["versions"] as const) : []),
+        ...(subjects.length > 0 ? (["subjects"] as const) : []),
         ...(collapse ? (["duplicates"] as const) : []),
       ]),
     },
@@ -363,22 +371,29 @@ function phasesOf(ran: Plan, scored: number, steps: RankStep[]): RankPhases {
   return { first: ran.statement === "fast" ? "indexes" : "stream", seeds: null, scored, steps };
 }
 
+/** The steps on the pool the statement ranked: the subject lift, then duplicate collapse. */
+type SecondPhase = { collapse: boolean; subjects: string[]; subjectLift: number };
+
 /**
- * The top k with duplicates collapsed (ranking/duplicates.ts): the plan ranks the best
- * poolSize(k) exactly and the copies among them are folded. Should folding leave fewer than k
- * while more memories remain (a stream holding more copies of one memory than the pool), the pool
- * grows (nextPool) and the plan runs again, in the same transaction: rare, costs a second
- * statement, and never gives a partial answer.
+ * The top k after the steps on the pool (docs/adr/0032): the plan ranks the best poolSize(k)
+ * exactly, the memories starting with a name the question gives are lifted among them
+ * (ranking/subjects.ts), and copies are folded (ranking/duplicates.ts). Should folding leave
+ * fewer than k while more memories remain (a stream holding more copies of one memory than the
+ * pool), the pool grows (nextPool) and the plan runs again, in the same transaction: rare, costs
+ * a second statement, and never gives a partial answer.
  */
-async function rankCollapsed(
+async function rankPool(
   tx: Pick<Db, "execute">,
   chosen: Plan,
   params: RankParams,
-): Promise<Ranked<Row>> {
+  steps: SecondPhase,
+): Promise<Ranked<Row> & { pool: Row[] }> {
   for (let pool = poolSize(params.k); ; ) {
     const ranked = await runPlan<Row>(tx, chosen, { ...params, k: pool });
-    const collapsed = collapseDuplicates(ranked.rows, params.k, pool);
-    if (collapsed.complete) return { ...ranked, rows: collapsed.rows };
+    const rows = liftSubjects(ranked.rows, steps.subjects, steps.subjectLift);
+    if (!steps.collapse) return { ...ranked, rows: rows.slice(0, params.k), pool: ranked.rows };
+    const collapsed = collapseDuplicates(rows, params.k, pool);
+    if (collapsed.complete) return { ...ranked, rows: collapsed.rows, pool: ranked.rows };
     pool = nextPool(pool, collapsed.distinct, params.k);
   }
 }
@@ -447,6 +462,20 @@ const logged = (r: ScoredRow): LoggedCandidate => [
   Number(r.sImportance),
   Number(r.sRelevance),
 ];
+
+/**
+ * What the log keeps of a retrieve: the memories returned, then the rest of the pool the
+ * statement ranked (marked 0), so feedback can name one found below the cut and a fit can learn
+ * to lift it (docs/adr/0025).
+ */
+function loggedCandidates(ranked: Ranked<Row> & { pool?: Row[] }): LoggedCandidate[] {
+  const returned = new Set(ranked.rows.map((r) => r.id));
+  const below = (ranked.pool ?? []).filter((r) => !returned.has(r.id));
+  return [
+    ...ranked.rows.map(logged),
+    ...below.map((r): LoggedCandidate => [...(logged(r) as [string, number, number, number]), 0]),
+  ];
+}
 
 /** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */
 function rankSections(input: RetrieveInput, k: number): RankSection[] {

@@ -10,7 +10,7 @@ const count = createTokenCounter("o200k_base");
 const scored = (id: string, description: string, score: number): ScoredMemory => ({
   ...memory({ id, description }),
   score,
-  scores: { recency: score, importance: score, relevance: score, lift: 0, similarity: null },
+  scores: { recency: score, importance: score, relevance: score, lift: 0, subject: 0, similarity: null },
   duplicates: 0,
 });
 

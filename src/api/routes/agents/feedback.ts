@@ -10,7 +10,8 @@ const Body = z
   .object({
     retrievalId: z.string().min(1).max(64).openapi({ example: "ret_3n8x0qk2m7v5c9d1f4h6" }),
     used: Ids.openapi({
-      description: "Ids of the retrieve's memories the agent used (e.g. its answer cited them); may be empty",
+      description:
+        "Ids of the memories the agent used (e.g. its answer cited them): returned by the retrieve, or ranked below its cut; may be empty",
       example: ["mem_5d1q0r2b7c9e3f4g6h8j"],
     }),
     unused: Ids.optional().openapi({
@@ -27,7 +28,7 @@ const route = createRoute({
   tags: ["retrieval"],
   summary: "Say which memories of a retrieve the agent used",
   description:
-    "Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which returned memories the agent used and which it did not. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not return, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (README: Feedback and learned weights).",
+    "Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which memories the agent used and which it did not. `used` may name a memory the retrieve returned or ranked below the cut (the pool it logged: found later, by another retrieve, say), which is what lets a fit lift what it missed. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not rank, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (README: Feedback and learned weights).",
   request: {
     params: AgentParam,
     body: {

@@ -166,6 +166,10 @@ const Scored = MemorySchema.extend({
     importance: z.number(),
     relevance: z.number(),
     lift: z.number().openapi({ description: "The score a version lift added (ranking.lift; 0 otherwise)" }),
+    subject: z.number().openapi({
+      description:
+        "The score the subject lift added (the memory starts with a name the question gives; 0 otherwise)",
+    }),
     similarity: z.number().nullable().openapi({
       description:
         "The cosine similarity of the memory's vector to the query's, unscaled (relevance vector); null with another relevance or when the memory has no vector of the query's model. Comparable across retrieves and agents, where the scaled components are not",
@@ -208,7 +212,7 @@ const route = createRoute({
     "is left, and so on (docs/adr/0019-sections-and-retention.md). `memories` lists them section by section, each with its `section`.",
     'With timeFilter, a time expression in the query ("in June 2023", "last week") keeps the memories created in that window (± 1 day), unless none is;',
     "`ranking.timeWindow` gives the window applied (exact mode only).",
-    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates) left out come from the agent's defaults",
+    "Ranking fields (preset, weights, decay, recencyUnit, relevance, vectorShare, timeFilter, scaleFloors, versions, collapseDuplicates, subjects) left out come from the agent's defaults",
     `(PUT /v1/agents/{agentId}/settings), else from the preset (service default: ${DEFAULT_PRESET});`,
     "a request naming a preset ignores the agent's individual values. `ranking` in the answer gives the values in force.",
     "When lexical or hybrid comes from a default and the request has no query text, relevance is vector.",
@@ -221,7 +225,7 @@ const route = createRoute({
     "`ranking.plan` names the statement the planner chose (full: every candidate scored; sections; threshold: a whole",
     "stream ranked exactly, scoring only memories that can reach the top k; fused: the same for hybrid and contextual relevance;",
     "fast) and `ranking.planReason` why (docs/adr/0023).",
-    "Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves.",
+    "Each memory's `score` is Σ weight · `scores` (the scaled components) + `scores.lift` (versions, below) + `scores.subject` (subjects, below), so hits can be re-ranked under other weights; `scores.similarity` is the unscaled cosine (relevance vector), comparable across retrieves.",
     "With versions (on in the default), the question's time focus (`ranking.focus`) decides which version of a fact comes first among the best 10:",
     "a present-state question lifts a memory to a better, older one it is ≥ 0.55 cosine-similar to (the newer version first),",
     "and a superseded memory among them (`supersededBy`) hands its score to its replacement, ranked right above it (`ranking.superseded`).",
@@ -229,6 +233,7 @@ const route = createRoute({
     "With asOf, the stream as it stood at that time: memories created by then, supersession and last accesses as they were, nothing touched (docs/adr/0033).",
     "With collapseDuplicates (on in the default), copies of a memory (same kind, same description but for case, spacing and punctuation)",
     "take one place: the best-ranked stands for them and `duplicates` counts the copies it folds.",
+    "With subjects (on in the default), an English question naming someone lifts, among the best k + 50, the memories whose description starts with that name (`scores.subject`).",
   ].join(" "),
   request: {
     params: AgentParam,
@@ -279,7 +284,7 @@ const route = createRoute({
             scored: 1240,
             steps: ["neighbours", "versions", "duplicates"],
           },
-          rules: { language: "en", focus: true, timeFilter: true },
+          rules: { language: "en", focus: true, timeFilter: true, subjects: true },
         },
       },
     ),

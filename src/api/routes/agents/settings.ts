@@ -89,6 +89,17 @@ const Learned = z
         events: z.number().int(),
         heldOutEvents: z.number().int(),
         heldOut: z.object({ current: z.number(), proposed: z.number(), gain: z.number() }),
+        heldOutRecall: z
+          .object({
+            current: z.number().nullable(),
+            proposed: z.number().nullable(),
+            gain: z.number().nullable(),
+          })
+          .optional()
+          .openapi({
+            description:
+              "Recall of the used memories on the held-out feedback (each event's logged candidates re-ranked, its returned count kept), current and proposed; adopted only when it rises. Null: no held-out event used a memory",
+          }),
         proposed: WeightsOut,
         adopted: z.boolean(),
         refused: z.string().nullable().openapi({ description: "Why the guardrails refused it" }),

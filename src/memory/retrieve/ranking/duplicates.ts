@@ -1,5 +1,5 @@
 /**
- * Duplicates take one place in the top k (issue 26): five identical "created tag v1.2.0"
+ * Duplicates take one place in the top k: five identical "created tag v1.2.0"
  * observations of one afternoon are one fact, not five answers. Two memories are duplicates when
  * they are of the same kind and their descriptions are equal once case, whitespace, punctuation
  * and symbols are ignored (Unicode NFKC). Digits and words count: "v1.2.0" and "v1.3.0" are two
