@@ -15,6 +15,8 @@ export type InsertRow = {
   metadata: Record<string, unknown>;
   citations: string[];
   promptVersion: string | null;
+  /** When it stops existing; absent or null = never. */
+  expiresAt?: Date | null;
 };
 
 /**
@@ -40,15 +42,15 @@ export async function insertMemoryRows(
     INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at,
       updated_at, importance, ${target(FIELDS.importance.status)}, importance_source,
       ${target(FIELDS.embedding.status)}, embedding_model,
-      metadata, citations, prompt_version)
+      metadata, citations, prompt_version, expires_at)
     SELECT x.id, ${agentId}, x.kind, x.description, x.created_at, x.created_at, ${at}::timestamptz,
       ${at}::timestamptz, x.importance,
       CASE WHEN x.importance IS NULL THEN 'pending' ELSE 'ready' END, x.importance_source,
       CASE WHEN x.embedding_model IS NULL THEN 'pending' ELSE 'ready' END, x.embedding_model,
-      x.metadata, ARRAY(SELECT jsonb_array_elements_text(x.citations)), x.prompt_version
+      x.metadata, ARRAY(SELECT jsonb_array_elements_text(x.citations)), x.prompt_version, x.expires_at
     FROM jsonb_to_recordset(${json}::jsonb) AS x(id text, kind text, description text,
       created_at timestamptz, importance smallint, importance_source text, embedding_model text,
-      metadata jsonb, citations jsonb, prompt_version text)`);
+      metadata jsonb, citations jsonb, prompt_version text, expires_at timestamptz)`);
   }
   if (vectors.length === 0 || (await copyVectors(db, agentId, vectors))) return;
   // Text form: "id\tdims\t[x,y,…]" lines (neither ids nor pgvector text hold a tab or a
@@ -119,4 +121,5 @@ const rowJson = (r: InsertRow): string =>
     metadata: r.metadata,
     citations: r.citations,
     prompt_version: r.promptVersion,
+    expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
   });
