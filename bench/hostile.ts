@@ -3,14 +3,22 @@
  * how long `/healthz` stalled meanwhile: `npx tsx bench/hostile.ts` on the test database
  * (TEST_DATABASE_URL). `BENCH_HOSTILE_SCALE` (default 1 = the issue's sizes) scales every case;
  * `BENCH_HOSTILE_CASES` a comma list of name substrings; `BENCH_HOSTILE_TIMEOUT_MS` (default 60 s)
- * gives up on one case. Token counting of unbroken letter runs is timed directly first.
+ * gives up on one case; `BENCH_HOSTILE_ZERO_CONFIG=1` runs them against zero-config instead (embedded
+ * PGlite, in-process workers, the offline model). Token counting of unbroken letter runs is timed
+ * directly first.
  */
+import { createApp } from "../src/api/app";
+import { composeSystem } from "../src/compose";
+import { loadConfig } from "../src/config";
+import { silentLogger } from "../src/lib/logger";
 import { createTokenCounter } from "../src/memory/context/tokens";
 import { hostileCases, startProbe, type Target } from "../test/support/hostile";
 import { listen } from "../test/support/listen";
 import { startTestSystem } from "../test/support/system";
 
 const SCALE = Number(process.env.BENCH_HOSTILE_SCALE ?? 1);
+/** `BENCH_HOSTILE_ZERO_CONFIG=1`: zero-config (embedded PGlite in memory, in-process workers, offline model). */
+const ZERO_CONFIG = process.env.BENCH_HOSTILE_ZERO_CONFIG === "1";
 const ONLY = process.env.BENCH_HOSTILE_CASES?.split(",") ?? null;
 const TIMEOUT = Number(process.env.BENCH_HOSTILE_TIMEOUT_MS ?? 60_000);
 const RUNS = (process.env.BENCH_HOSTILE_RUNS ?? "1000,2000,4000,8000").split(",").map(Number);
@@ -32,9 +40,8 @@ for (const n of RUNS) {
 }
 
 const secret = "hostile-secret";
-const t = await startTestSystem({
-  env: { MEMSTREAM_API_KEYS: "hostile-admin", GITHUB_WEBHOOK_SECRET: secret },
-});
+const env = { MEMSTREAM_API_KEYS: "hostile-admin", GITHUB_WEBHOOK_SECRET: secret };
+const t = ZERO_CONFIG ? await zeroConfig(env) : await startTestSystem({ env });
 const server = await listen(t.app.fetch);
 const target: Target = { url: server.url, key: "hostile-admin", agent: `hostile-${process.pid}`, secret };
 const probe = startProbe(server.url);
@@ -61,4 +68,11 @@ try {
   await probe.stop();
   await server.close();
   await t.close();
+}
+
+/** The zero-config system `npm start` composes without DATABASE_URL, its workers running. */
+async function zeroConfig(env: Record<string, string>) {
+  const system = await composeSystem(loadConfig({ MEMSTREAM_DATA_DIR: "memory://", ...env }), silentLogger);
+  system.jobs.startWorkers();
+  return { app: createApp(system.app), close: () => system.close() };
 }

@@ -1,3 +1,4 @@
+import { createBodyWork } from "./api/body-work";
 import type { AppDeps } from "./api/deps";
 import type { Config } from "./config";
 import type { Core } from "./core";
@@ -139,6 +140,7 @@ export async function composeSystem(
   };
   const jobs = composeWorkers(config, queues, processors);
   const text = createTextWork({ encoding: config.tokenizerEncoding, ...config.work });
+  const bodies = createBodyWork(config.work);
   const app: AppDeps = {
     config,
     logger: core.logger,
@@ -148,6 +150,7 @@ export async function composeSystem(
     reflect,
     github,
     text,
+    bodies,
     ready: () => checkReady(core.db),
   };
   return {
@@ -166,6 +169,7 @@ export async function composeSystem(
       await jobs.closeWorkers();
       await jobs.part.sink.close();
       await text.close();
+      await bodies.close();
       if (ownProviders) await providers.close();
       await database.close();
     },

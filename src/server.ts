@@ -16,6 +16,9 @@ const app = createApp(system.app);
 // The text-work threads start now rather than on the first document (a failure is logged, not fatal:
 // the pool starts a thread again on demand).
 system.text.warm().catch((err) => logger.warn("text work threads did not start", { error: String(err) }));
+system.app.bodies
+  .warm()
+  .catch((err) => logger.warn("body work thread did not start", { error: String(err) }));
 system.providers
   .warm()
   .catch((err) => logger.warn("offline embedder threads did not start", { error: String(err) }));

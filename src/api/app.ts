@@ -34,6 +34,7 @@ import { registerHealth } from "./routes/health";
 import { registerGithubImport } from "./routes/imports/github";
 import { registerCreateMemories } from "./routes/memories/create";
 import { registerDeleteMemory } from "./routes/memories/delete";
+import { registerDeleteMemories } from "./routes/memories/delete-many";
 import { registerGetMemory } from "./routes/memories/get";
 import { registerListMemories } from "./routes/memories/list";
 import { registerUpdateMemory } from "./routes/memories/update";
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps) {
   registerGetMemory(app, deps);
   registerUpdateMemory(app, deps);
   registerDeleteMemory(app, deps);
+  registerDeleteMemories(app, deps);
   registerEraseAgent(app, deps);
   registerGetErasure(app, deps);
   registerAgentStats(app, deps);

@@ -7,6 +7,7 @@ import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
 import type { TextWork } from "../memory/text/text-work";
 import type { Metrics } from "../metrics";
+import type { BodyWork } from "./body-work";
 import type { AppEnv } from "./env";
 
 /** Everything the HTTP layer needs, built once in `src/compose.ts`. */
@@ -31,6 +32,8 @@ export type AppDeps = {
   github: IngestDeps;
   /** Document splitting and large token counts, off the event loop. */
   text: TextWork;
+  /** Large request bodies parsed and validated off the event loop. */
+  bodies: BodyWork;
   /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */
   queues: Queue[] | null;
   /** Readiness: database reachable and migrations applied. */

@@ -17,6 +17,7 @@ export const MEMORY_EXAMPLE = {
   citations: [],
   supersededBy: null,
   validUntil: null,
+  expiresAt: null,
   status: { importance: "ready", embedding: "ready" },
 };
 
@@ -52,6 +53,7 @@ export const REFLECTION_EXAMPLE = {
   citations: ["mem_3n8x0q4w7f2k9d1c5b6a"],
   supersededBy: null,
   validUntil: null,
+  expiresAt: null,
   status: { importance: "pending", embedding: "pending" },
 };
 

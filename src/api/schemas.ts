@@ -159,6 +159,11 @@ export const NewMemory = z
         description: `Ids of earlier memories of the same agent that this one replaces (a newer version of the same fact, at most ${LIMITS.supersedes}). Each gets \`supersededBy\` = the new id and \`validUntil\` = the new memory's createdAt; nothing is deleted. Present-state questions rank a superseded memory below its replacement; past-state questions still find it.`,
         example: ["mem_01JB7Z3Q4K8N2M5P6R7S8T9V0W"],
       }),
+    expiresAt: IsoTime.optional().openapi({
+      description:
+        "When the memory stops existing: from then on no retrieve, list, get or context shows it (the read deletes it first, with what was derived from it), and retention removes it. Absent = never",
+      example: "2026-12-31T00:00:00Z",
+    }),
   })
   .strict()
   .openapi("NewMemory");
@@ -188,6 +193,7 @@ export const MemorySchema = z
     validUntil: z.string().nullable().openapi({
       description: "When this memory stopped holding (the replacing memory's createdAt); null while current",
     }),
+    expiresAt: z.string().nullable().openapi({ description: "When it stops existing; null = never" }),
     status: z.object({ importance: State, embedding: State }),
     errors: z.object({ importance: z.string().optional(), embedding: z.string().optional() }).optional(),
   })

@@ -1,73 +1,58 @@
 import type { IncomingMessage } from "node:http";
-import { Readable } from "node:stream";
-import type { MiddlewareHandler } from "hono";
 import { LIMITS } from "../memory/limits";
-import type { AppEnv } from "./env";
+
+/** Reads `length` bytes of a request into a buffer of its own (it moves to the body thread). */
+export const readWhole = (incoming: IncomingMessage, length: number): Promise<Buffer> =>
+  readInto(incoming, length, Buffer.allocUnsafeSlow(length), () => {});
 
 /**
- * Route middleware: the JSON validator's `c.req.json()` reads the body with `parseMemoriesJson`.
- * Lazy, so a request the validator does not parse as JSON is untouched; a malformed body throws
- * from `JSON.parse` as before (the validator's 400). Served by @hono/node-server with a stated
- * length, the body is read from Node's request straight into one buffer of that length and
- * scanned as it arrives (`readScanning`); otherwise (chunked uploads, in-process `app.request`)
- * it is read whole first.
+ * Reads `length` bytes of a request into one pooled buffer, feeding each chunk to a VectorScanner,
+ * and parses them.
  */
-export const memoriesJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const length = Number(c.req.header("content-length"));
-  const direct =
-    incoming instanceof Readable &&
-    !incoming.readableDidRead &&
-    Number.isSafeInteger(length) &&
-    length > 0 &&
-    c.req.header("transfer-encoding") === undefined;
-  let body: Promise<unknown> | undefined;
-  c.req.json = <T>() => {
-    body ??= direct
-      ? readScanning(incoming, length)
-      : c.req.arrayBuffer().then((b) => parseMemoriesJson(new Uint8Array(b)));
-    return body as Promise<T>;
-  };
-  await next();
-};
+export async function readScanning(incoming: IncomingMessage, length: number): Promise<unknown> {
+  const buffer = bodyBuffers.take(length);
+  const scanner = new VectorScanner();
+  try {
+    await readInto(incoming, length, buffer, (received) => scanner.feed(buffer, received));
+    return parseScanned(scanner, buffer);
+  } finally {
+    // parseScanned copied out everything it keeps (vectors, decoded text): the bytes are free.
+    bodyBuffers.give(buffer);
+  }
+}
 
 /**
- * Reads `length` bytes of a request into one buffer, feeding each chunk to a VectorScanner, and
- * parses them. Node's HTTP parser delivers at most Content-Length bytes (the body limit checked
- * that length before), and a request that ends short or breaks off rejects.
+ * Reads `length` bytes of a request into `buffer`, calling `onChunk` with the count received so
+ * far before the last chunk. Node's HTTP parser delivers at most Content-Length bytes (the body
+ * limit checked that length before), and a request that ends short or breaks off rejects.
  */
-function readScanning(incoming: IncomingMessage, length: number): Promise<unknown> {
-  return new Promise<unknown>((resolve, reject) => {
-    const buffer = bodyBuffers.take(length);
-    const scanner = new VectorScanner();
+function readInto(
+  incoming: IncomingMessage,
+  length: number,
+  buffer: Buffer,
+  onChunk: (received: number) => void,
+): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
     let received = 0;
     let done = false;
     const settle = (f: () => void) => {
       if (done) return;
       done = true;
       incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-      try {
-        f();
-      } finally {
-        // parseScanned copied out everything it keeps (vectors, decoded text): the bytes are free.
-        bodyBuffers.give(buffer);
-      }
+      f();
     };
     const onData = (chunk: Buffer) => {
       if (received + chunk.length > length) return settle(() => reject(new Error("body longer than stated")));
       chunk.copy(buffer, received);
       received += chunk.length;
-      if (received < length) scanner.feed(buffer, received);
+      if (received < length) onChunk(received);
     };
     const onEnd = () =>
-      settle(() => {
-        if (received !== length) return reject(new Error(`body ended at ${received} of ${length} bytes`));
-        try {
-          resolve(parseScanned(scanner, buffer));
-        } catch (err) {
-          reject(err);
-        }
-      });
+      settle(() =>
+        received === length
+          ? resolve(buffer)
+          : reject(new Error(`body ended at ${received} of ${length} bytes`)),
+      );
     const onError = (err: Error) => settle(() => reject(err));
     // A client that sent the whole body and then closed still gets its answer's chance ('end' first).
     const onClose = () => (incoming.readableEnded ? onEnd() : onError(new Error("request closed")));

@@ -3,6 +3,7 @@ import type { Keyset } from "../db/keyset";
 import { unfinishedImports } from "../ingest/github/import/unfinished-imports";
 import { unfinishedDeliveries } from "../ingest/github/unfinished-deliveries";
 import type { Logger } from "../lib/logger";
+import { agentsWithExpired } from "../memory/deletion/purge-expired";
 import { type StalePending, stalePending } from "../memory/enrichment/stale";
 import { unconsolidatedTaskTypes } from "../memory/lessons/unconsolidated";
 import { agentsDueForRetention } from "../memory/retention/retain";
@@ -59,6 +60,10 @@ export async function sweepOnce(
     opts.retentionIntervalMs === undefined
       ? []
       : await agentsDueForRetention(opts, { intervalMs: opts.retentionIntervalMs, limit: opts.limit });
+  // Agents holding expired memories: `agent.retain` removes them even where no policy is set.
+  for (const agentId of await agentsWithExpired(opts.db, opts.clock.now(), opts.limit)) {
+    if (!retention.includes(agentId)) retention.push(agentId);
+  }
   const outcomePage = await unconsolidatedTaskTypes(opts.db, {
     now: opts.clock.now(),
     olderThanMs: opts.afterMs,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import { isoUtc } from "../db/iso";
+import { purgeExpired } from "./deletion/purge-expired";
 import type { MemoryDeps } from "./deps";
 import { FIELDS } from "./enrichment/fields";
 import { type EnrichmentState, MEMORY_KINDS } from "./types";
@@ -41,7 +42,11 @@ const emb = FIELDS.embedding.status;
  * one snapshot, so a retention run that commits while the stats are read is seen whole or not at
  * all (two statements could count a memory as both still there and forgotten).
  */
-export async function agentStats(deps: Pick<MemoryDeps, "db">, agentId: string): Promise<AgentStats> {
+export async function agentStats(
+  deps: Pick<MemoryDeps, "db" | "clock">,
+  agentId: string,
+): Promise<AgentStats> {
+  await purgeExpired(deps, agentId, deps.clock.now());
   const [read] = await queryRows<{ rows: Row[] | null; forgotten: number | null; retainedAt: string | null }>(
     deps.db,
     sql`WITH c AS (

@@ -24,6 +24,8 @@ export type NewMemoryInput = {
   /** Ids of memories (of the same agent) this one was drawn from. */
   citations?: string[];
   promptVersion?: string;
+  /** ISO 8601: when the memory stops existing (docs/adr/0038); absent = never. */
+  expiresAt?: string;
   /** Ids of earlier memories (of the same agent) this one replaces (supersede.ts). */
   supersedes?: string[];
 };
@@ -73,6 +75,7 @@ export async function createMemories(
       metadata: input.metadata ?? {},
       citations: [...new Set(input.citations ?? [])],
       promptVersion: input.promptVersion ?? null,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
     });
   });
 
@@ -117,6 +120,7 @@ function stored(agentId: string, r: InsertRow): Memory {
     citations: r.citations,
     supersededBy: null,
     validUntil: null,
+    expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
     status: {
       importance: r.importance === null ? "pending" : "ready",
       embedding: r.embeddingModel === null ? "pending" : "ready",

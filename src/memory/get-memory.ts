@@ -2,12 +2,18 @@ import { and, eq, inArray } from "drizzle-orm";
 import { memories } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { withCitationStatus } from "./citation-status";
+import { purgeExpired } from "./deletion/purge-expired";
 import type { MemoryDeps } from "./deps";
 import { toMemory } from "./serialize";
 import type { Memory } from "./types";
 
 /** One memory of one agent; another agent's id is as unknown as a missing one. */
-export async function getMemory(deps: Pick<MemoryDeps, "db">, agentId: string, id: string): Promise<Memory> {
+export async function getMemory(
+  deps: Pick<MemoryDeps, "db" | "clock">,
+  agentId: string,
+  id: string,
+): Promise<Memory> {
+  await purgeExpired(deps, agentId, deps.clock.now());
   const [row] = await deps.db
     .select()
     .from(memories)

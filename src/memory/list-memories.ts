@@ -4,6 +4,7 @@ import { Invalid } from "../lib/errors";
 import { storableTime, unstorable } from "../lib/storable";
 import { memoryAsOf, untilAsOf } from "./as-of";
 import { withCitationStatus } from "./citation-status";
+import { purgeExpired } from "./deletion/purge-expired";
 import type { MemoryDeps } from "./deps";
 import { filterConditions, type MemoryFilters } from "./filters";
 import { toMemory } from "./serialize";
@@ -29,12 +30,13 @@ function decodeCursor(s: string): Cursor {
 
 /** A page of an agent's memories, newest first, with a cursor for the next page (null at the end). */
 export async function listMemories(
-  deps: Pick<MemoryDeps, "db">,
+  deps: Pick<MemoryDeps, "db" | "clock">,
   agentId: string,
   opts: MemoryFilters & { limit: number; cursor?: string; asOf?: string },
 ): Promise<{ memories: Memory[]; nextCursor: string | null }> {
   // As of a time: the memories created by then, each as it stood then (as-of.ts).
   const asOf = opts.asOf === undefined ? undefined : new Date(opts.asOf);
+  await purgeExpired(deps, agentId, deps.clock.now());
   const conds = filterConditions(agentId, { ...opts, until: untilAsOf(opts.until, asOf) });
   if (opts.cursor) {
     const c = decodeCursor(opts.cursor);

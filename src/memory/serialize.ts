@@ -17,7 +17,12 @@ export type MemoryRecord = Pick<
   | "metadata"
   | "citations"
   | "supersededBy"
-> & { createdAt: Date | string; lastAccessedAt: Date | string; validUntil: Date | string | null };
+> & {
+  createdAt: Date | string;
+  lastAccessedAt: Date | string;
+  validUntil: Date | string | null;
+  expiresAt?: Date | string | null;
+};
 
 const iso = (v: Date | string) => (typeof v === "string" ? v : v.toISOString());
 
@@ -36,6 +41,7 @@ export function toMemory(r: MemoryRecord): Memory {
     citations: r.citations ?? [],
     supersededBy: r.supersededBy ?? null,
     validUntil: r.validUntil ? iso(r.validUntil) : null,
+    expiresAt: r.expiresAt ? iso(r.expiresAt) : null,
     status: {
       importance: r.importanceStatus as EnrichmentState,
       embedding: r.embeddingStatus as EnrichmentState,

@@ -23,6 +23,7 @@ export type Memory = {
   missingCitations?: string[]; // cited ids whose memory was deleted since (absent when none)
   supersededBy: string | null; // the memory that replaced this one (a newer version), null while current
   validUntil: string | null; // ISO 8601: when it stopped holding (the replacing memory's createdAt)
+  expiresAt: string | null; // ISO 8601: when it stops existing (deleted from then on), null = never
   status: { importance: EnrichmentState; embedding: EnrichmentState };
   errors?: { importance?: string; embedding?: string };
 };

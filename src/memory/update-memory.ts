@@ -16,6 +16,8 @@ export type MemoryPatch = {
   embeddingModel?: string;
   /** Replaces the metadata object as a whole. */
   metadata?: Record<string, unknown>;
+  /** ISO 8601 when it stops existing; null = never again. */
+  expiresAt?: string | null;
 };
 
 /**
@@ -44,6 +46,8 @@ export async function updateMemory(
     const set: Partial<typeof memories.$inferInsert> = { updatedAt: now, revision };
     if (patch.kind) set.kind = patch.kind;
     if (patch.metadata) set.metadata = patch.metadata;
+    if (patch.expiresAt !== undefined)
+      set.expiresAt = patch.expiresAt === null ? null : new Date(patch.expiresAt);
     if (textChanged) {
       set.description = patch.description;
       Object.assign(set, resetOnEdit());

@@ -154,3 +154,56 @@ it("a scoped key reaches no other tenant's data through any /v1 operation", asyn
   const got = await t.call("GET", `/v1/agents/${enc(otherAgent)}/memories/${otherMemory}`, undefined, admin);
   expect(got.status).toBe(200);
 });
+
+it("deleting by ids or filter, and importing ids, under its own agent never reach another tenant's memories", async () => {
+  const before = await otherStats();
+  const path = `/v1/agents/${enc(mineAgent)}/memories/delete`;
+  const byIds = await t.call("POST", path, { ids: [otherMemory] }, scoped);
+  expect(byIds.status).toBe(200);
+  expect(await byIds.json()).toMatchObject({ count: 0, notFound: [otherMemory] });
+  const byFilter = await t.call("POST", path, { filter: { metadata: {} }, dryRun: true }, scoped);
+  expect(((await byFilter.json()) as { count: number }).count).toBe(1); // its own one memory
+  // An imported memory keeps its id, but under the agent imported into: the other tenant's memory
+  // of the same id is another row, untouched.
+  const file = [
+    {
+      type: "header",
+      format: "memstream.stream",
+      version: 1,
+      agentId: otherAgent,
+      exportedAt: "2026-01-01T00:00:00Z",
+      embeddingModels: [],
+      memories: 1,
+      settings: null,
+    },
+    {
+      type: "memory",
+      id: otherMemory,
+      kind: "observation",
+      description: "not the secret plan",
+      createdAt: "2026-01-01T00:00:00Z",
+      lastAccessedAt: "2026-01-01T00:00:00Z",
+      insertedAt: "2026-01-01T00:00:00Z",
+      importance: 1,
+      importanceSource: "caller",
+      embeddingModel: null,
+      vectors: {},
+      metadata: {},
+      citations: [],
+      supersededBy: null,
+      validUntil: null,
+      promptVersion: null,
+    },
+    { type: "end", memories: 1, documents: 0, reflectionRuns: 0 },
+  ];
+  const imported = await t.app.request(`/v1/agents/${enc(mineAgent)}/import`, {
+    method: "POST",
+    headers: { ...scoped, "content-type": "application/x-ndjson" },
+    body: file.map((l) => JSON.stringify(l)).join("\n"),
+  });
+  expect(imported.status).toBe(200);
+  expect(await imported.json()).toMatchObject({ memories: { added: 1, existing: 0 } });
+  expect(await otherStats()).toEqual(before);
+  const got = await t.call("GET", `/v1/agents/${enc(otherAgent)}/memories/${otherMemory}`, undefined, admin);
+  expect(((await got.json()) as { description: string }).description).toBe("secret plan");
+});

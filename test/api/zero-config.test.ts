@@ -63,4 +63,32 @@ describe("zero-config (PGlite + offline embedder)", () => {
     const ready = await app.request("/readyz");
     expect(ready.status).toBe(200);
   });
+
+  it("stores a batch over 1 MiB with its vectors whole (parsed in the body thread, vectors sent as text in parts)", async () => {
+    const texts = ["The build failed on the main branch", "We had pizza for lunch"];
+    const [build, pizza] = (await system.providers.embedder.embed(texts)) as number[][];
+    // 300 × 512 numbers written out in full: ~1.6 MB of body, and of vector text on PGlite.
+    const memories = Array.from({ length: 300 }, (_, i) => ({
+      description: `${texts[i % 2]} (${i})`,
+      importance: 5,
+      embedding: (i % 2 === 0 ? build : pizza)?.map((x) => x + 1e-9),
+    }));
+    const body = JSON.stringify({ memories });
+    expect(body.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const res = await app.request("/v1/agents/npc-large/memories", {
+      method: "POST",
+      headers: { "content-type": "application/json", prefer: "return=minimal" },
+      body,
+    });
+    expect(res.status).toBe(201);
+    const stats = await app.request("/v1/agents/npc-large/stats");
+    expect(((await stats.json()) as { embedding: { ready: number } }).embedding.ready).toBe(300);
+    const ranked = await post("/v1/agents/npc-large/retrieve", {
+      query: "the CI build is broken",
+      relevance: "vector",
+      weights: { recency: 0, importance: 0 },
+    });
+    const found = ((await ranked.json()) as { memories: { description: string }[] }).memories;
+    expect(found[0]?.description).toMatch(/^The build failed/);
+  });
 });

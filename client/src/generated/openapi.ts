@@ -53,6 +53,26 @@ export interface paths {
         patch: operations["updateMemory"];
         trace?: never;
     };
+    "/v1/agents/{agentId}/memories/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete memories by ids or by filter, or count them (dryRun)
+         * @description Deletes up to 1000 memories by id, or every memory matching a filter (kinds, metadata containment, a createdAt range, metadata.source), oldest first, in transactions of 500, at most 10000 per request (`more`: send it again). Each goes the way `DELETE /memories/{id}` goes: its vectors, and the reflections and lessons derived from it, in the same transaction; the memories it had superseded are current again; queued enrichment writes nothing. A filter must name a condition (to delete everything, erase the agent). `dryRun` counts what matches and deletes nothing.
+         */
+        post: operations["deleteMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}": {
         parameters: {
             query?: never;
@@ -377,6 +397,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the agent's stream as JSON Lines (streamed)
+         * @description Streams the agent's stream as JSON Lines: a header (format version, embedding models, settings), then one line per memory (oldest first) with its vectors per model, importance, times (microseconds), metadata, kind, citations and supersession, an outcome's fields and a lesson's revisions; then the documents and the finished reflection runs; then an end line with the counts, so a cut-short file is told from a whole one. Read a page of memories at a time from one snapshot (on PostgreSQL). Not exported: the retrieval log and feedback, learned weights, erasure receipts, GitHub delivery state (docs/adr/0038). `POST /v1/agents/{agentId}/import` reads it back.
+         */
+        get: operations["exportAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a stream written by export (JSON Lines, streamed, all or nothing)
+         * @description Reads a file written by `GET /v1/agents/{agentId}/export` (of this agent or another) line by line and writes it in batches inside ONE transaction: a bad line (JSON, a field, a reference to a memory neither in the file nor the agent, a missing end line) answers 400 naming the line and the field, and nothing of the file stays. Ids are kept, so citations, supersession and lesson revisions mean what they meant; a memory, document or run whose id the agent already has is left as it is (`existing`), so importing the same file again adds nothing. Settings are written only when the agent has none. Limits: 8388608 bytes a line, 20000000 lines, 34359738368 bytes a body (MEMSTREAM_MAX_BODY_BYTES does not apply: the body is read as it arrives).
+         */
+        post: operations["importAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/documents": {
         parameters: {
             query?: never;
@@ -469,6 +529,8 @@ export interface components {
             supersededBy: string | null;
             /** @description When this memory stopped holding (the replacing memory's createdAt); null while current */
             validUntil: string | null;
+            /** @description When it stops existing; null = never */
+            expiresAt: string | null;
             status: {
                 /** @enum {string} */
                 importance: "pending" | "ready" | "failed";
@@ -535,6 +597,12 @@ export interface components {
              *     ]
              */
             supersedes?: string[];
+            /**
+             * Format: date-time
+             * @description When the memory stops existing: from then on no retrieve, list, get or context shows it (the read deletes it first, with what was derived from it), and retention removes it. Absent = never
+             * @example 2026-12-31T00:00:00Z
+             */
+            expiresAt?: string;
         };
         MemoryPatch: {
             description?: string;
@@ -553,11 +621,64 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description When the memory stops existing (a past time: at once); null = never
+             * @example 2026-11-22T10:00:00Z
+             */
+            expiresAt?: string | null;
         };
         /** @description Reflections and lessons deleted with the memories they cite (and what cites those), per kind; kinds with none left out */
         DerivedDeleted: {
             reflection?: number;
             lesson?: number;
+        };
+        DeleteMemoriesReport: {
+            dryRun: boolean;
+            /** @description Memories deleted, derived ones included (dry run: that match) */
+            count: number;
+            /** @description count by kind; kinds with none left out */
+            byKind: {
+                [key: string]: number;
+            };
+            derived: components["schemas"]["DerivedDeleted"];
+            /** @description Asked ids the agent does not have (ids only) */
+            notFound?: string[];
+            /** @description The filter matched more than one request deletes (10000): send it again */
+            more: boolean;
+        };
+        DeleteMemoriesRequest: {
+            ids?: string[];
+            filter?: components["schemas"]["DeleteFilter"];
+            /** @description Count what matches, delete nothing; default false */
+            dryRun?: boolean;
+        };
+        DeleteFilter: {
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
+            /**
+             * @description Memories whose metadata contains this object
+             * @example {
+             *       "source": "github",
+             *       "repository": "acme/api"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description createdAt at or after
+             * @example 2026-11-22T10:00:00Z
+             */
+            since?: string;
+            /**
+             * Format: date-time
+             * @description createdAt at or before
+             * @example 2026-11-22T10:00:00Z
+             */
+            until?: string;
+            /** @description metadata.source equals it (a document's path, `github`, …) */
+            source?: string;
         };
         ErasureReceipt: {
             id: string;
@@ -1206,6 +1327,28 @@ export interface components {
             dryRun?: boolean;
             policy?: components["schemas"]["RetentionPolicy"] & unknown;
         };
+        ImportReport: {
+            lines: number;
+            memories: {
+                added: number;
+                existing: number;
+            };
+            /** @description Vectors written (of the memories added) */
+            vectors: number;
+            documents: {
+                added: number;
+                existing: number;
+            };
+            reflectionRuns: {
+                added: number;
+                existing: number;
+            };
+            /**
+             * @description `added`: the file's settings were written; `kept`: the agent had its own; `none`: the file had none
+             * @enum {string}
+             */
+            settings: "added" | "kept" | "none";
+        };
         DocumentImport: {
             source: string;
             title: string | null;
@@ -1363,6 +1506,7 @@ export interface operations {
                      *           "citations": [],
                      *           "supersededBy": null,
                      *           "validUntil": null,
+                     *           "expiresAt": null,
                      *           "status": {
                      *             "importance": "ready",
                      *             "embedding": "ready"
@@ -1477,6 +1621,7 @@ export interface operations {
                      *       "citations": [],
                      *       "supersededBy": null,
                      *       "validUntil": null,
+                     *       "expiresAt": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1588,6 +1733,7 @@ export interface operations {
                      *       "citations": [],
                      *       "supersededBy": null,
                      *       "validUntil": null,
+                     *       "expiresAt": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1782,6 +1928,7 @@ export interface operations {
                      *       "citations": [],
                      *       "supersededBy": null,
                      *       "validUntil": null,
+                     *       "expiresAt": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "ready"
@@ -1811,6 +1958,132 @@ export interface operations {
             };
             /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": {
+                 *         "kinds": [
+                 *           "observation"
+                 *         ],
+                 *         "metadata": {
+                 *           "session": "s-17"
+                 *         }
+                 *       },
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeleteMemoriesRequest"];
+            };
+        };
+        responses: {
+            /** @description What was deleted, or with dryRun what matches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": false,
+                     *       "count": 13,
+                     *       "byKind": {
+                     *         "observation": 12,
+                     *         "reflection": 1
+                     *       },
+                     *       "derived": {
+                     *         "reflection": 1
+                     *       },
+                     *       "more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeleteMemoriesReport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The agent was erased while the delete ran (`conflict`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2184,6 +2457,7 @@ export interface operations {
                      *           "citations": [],
                      *           "supersededBy": null,
                      *           "validUntil": null,
+                     *           "expiresAt": null,
                      *           "status": {
                      *             "importance": "ready",
                      *             "embedding": "ready"
@@ -2896,6 +3170,7 @@ export interface operations {
                      *           ],
                      *           "supersededBy": null,
                      *           "validUntil": null,
+                     *           "expiresAt": null,
                      *           "status": {
                      *             "importance": "pending",
                      *             "embedding": "pending"
@@ -3484,6 +3759,7 @@ export interface operations {
                      *       "citations": [],
                      *       "supersededBy": null,
                      *       "validUntil": null,
+                     *       "expiresAt": null,
                      *       "status": {
                      *         "importance": "ready",
                      *         "embedding": "pending"
@@ -3862,6 +4138,202 @@ export interface operations {
                 };
             };
             /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, one JSON record per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"type":"header","format":"memstream.stream","version":1,"agentId":"npc-1","exportedAt":"2026-02-13T18:00:00.000Z","embeddingModels":[{"model":"text-embedding-3-small","dimensions":1536,"vectors":1}],"memories":1,"settings":null}
+                     *     {"type":"memory","id":"mem_3n8x0q4w7f2k9d1c5b6a","kind":"observation","description":"alice opened pull request #42","createdAt":"2026-02-10T09:00:00.123456Z","lastAccessedAt":"2026-02-12T10:00:00.000000Z","insertedAt":"2026-02-10T09:00:01.000000Z","importance":4,"importanceSource":"caller","embeddingModel":"text-embedding-3-small","metadata":{"source":"github"},"citations":[],"supersededBy":null,"validUntil":null,"promptVersion":null,"vectors":{"text-embedding-3-small":[0.01,-0.02]}}
+                     *     {"type":"end","memories":1,"documents":0,"reflectionRuns":0}
+                     */
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {"type":"header","format":"memstream.stream","version":1,"agentId":"npc-1","exportedAt":"2026-02-13T18:00:00.000Z","embeddingModels":[{"model":"text-embedding-3-small","dimensions":1536,"vectors":1}],"memories":1,"settings":null}
+                 *     {"type":"memory","id":"mem_3n8x0q4w7f2k9d1c5b6a","kind":"observation","description":"alice opened pull request #42","createdAt":"2026-02-10T09:00:00.123456Z","lastAccessedAt":"2026-02-12T10:00:00.000000Z","insertedAt":"2026-02-10T09:00:01.000000Z","importance":4,"importanceSource":"caller","embeddingModel":"text-embedding-3-small","metadata":{"source":"github"},"citations":[],"supersededBy":null,"validUntil":null,"promptVersion":null,"vectors":{"text-embedding-3-small":[0.01,-0.02]}}
+                 *     {"type":"end","memories":1,"documents":0,"reflectionRuns":0}
+                 */
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Imported (or, for a re-run, found already there) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "lines": 3,
+                     *       "memories": {
+                     *         "added": 1,
+                     *         "existing": 0
+                     *       },
+                     *       "vectors": 1,
+                     *       "documents": {
+                     *         "added": 0,
+                     *         "existing": 0
+                     *       },
+                     *       "reflectionRuns": {
+                     *         "added": 0,
+                     *         "existing": 0
+                     *       },
+                     *       "settings": "none"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The agent was erased while the import ran; nothing was written (`conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 34359738368 bytes (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/x-ndjson (`unsupported_media_type`) */
             415: {
                 headers: {
                     [name: string]: unknown;

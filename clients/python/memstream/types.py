@@ -49,6 +49,8 @@ class Memory(TypedDict):
     # The memory that replaced this one and when it stopped holding; None while current.
     supersededBy: Optional[str]
     validUntil: Optional[str]
+    # When it stops existing; None = never.
+    expiresAt: Optional[str]
     status: EnrichmentStatus
 
 

@@ -61,6 +61,12 @@ export const memories = pgTable(
      */
     supersededBy: text("superseded_by"),
     validUntil: timestamp("valid_until", { withTimezone: true, mode: "date" }),
+    /**
+     * When the memory stops existing (docs/adr/0038): from then on no read returns it (each read
+     * first deletes the agent's expired memories through the deletion path), and retention removes
+     * it. Null = never.
+     */
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     /** Prompt version for reflections (null for other kinds). */
     promptVersion: text("prompt_version"),
     /**
@@ -101,6 +107,10 @@ export const memories = pgTable(
     index("memories_agent_citations_idx")
       .using("gin", t.agentId, t.citations)
       .where(sql`cardinality(${t.citations}) > 0`),
+    // Expiry: a read's probe for the agent's expired memories, and the sweep's for agents that
+    // have some; only memories with an expiry are in either.
+    index("memories_agent_expires_idx").on(t.agentId, t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`),
+    index("memories_expires_idx").on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`),
     index("memories_metadata_idx").using("gin", sql`${t.metadata} jsonb_path_ops`),
     index("memories_pending_idx")
       .on(t.updatedAt)

@@ -33,6 +33,7 @@ type MemoryRow = {
   superseded_by: string | null;
   valid_until: string | null;
   prompt_version: string | null;
+  expires_at: string | null;
 };
 
 /**
@@ -70,7 +71,7 @@ async function exportFrom(
       sql`SELECT id, kind, description, ${iso(sql`created_at`)} AS created_at,
         ${iso(sql`last_accessed_at`)} AS last_accessed_at, ${iso(sql`inserted_at`)} AS inserted_at,
         importance, importance_source, embedding_model, metadata, citations, superseded_by,
-        ${iso(sql`valid_until`)} AS valid_until, prompt_version
+        ${iso(sql`valid_until`)} AS valid_until, prompt_version, ${iso(sql`expires_at`)} AS expires_at
       FROM memories WHERE agent_id = ${agentId}
         ${after ? sql`AND (created_at, id) > (${after.at}::timestamptz, ${after.id})` : sql``}
       ORDER BY created_at, id LIMIT ${page}`,
@@ -200,6 +201,7 @@ async function memoryLines(db: Read, agentId: string, rows: MemoryRow[]): Promis
       supersededBy: r.superseded_by,
       validUntil: r.valid_until,
       promptVersion: r.prompt_version,
+      expiresAt: r.expires_at,
     };
     const missing = r.citations.filter((c) => !alive.has(c));
     if (missing.length > 0) record.missingCitations = missing;

@@ -128,6 +128,8 @@ export const MemoryRecord = z
     supersededBy: Id.nullable(),
     validUntil: Time.nullable(),
     promptVersion: Text({ max: 200, name: "promptVersion" }).nullable(),
+    /** When it stops existing; absent (files of before expiry) = null. */
+    expiresAt: Time.nullable().optional(),
     outcome: Outcome.optional(),
     lessonRevisions: z.array(LessonRevision).max(PORTABLE_LIMITS.lessonRevisions).optional(),
   })

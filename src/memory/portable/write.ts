@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import { type CopyVector, copyVectors } from "../copy-vectors";
 import type { PendingWork } from "../deps";
+import { FIELDS, target } from "../enrichment/fields";
 import type { Tx } from "../transaction";
 import type { DocumentRecord, MemoryRecord, PortableSettings, ReflectionRunRecord } from "./format";
 
@@ -49,23 +50,25 @@ export async function writeMemories(
       superseded_by: r.supersededBy,
       valid_until: r.validUntil,
       prompt_version: r.promptVersion,
+      expires_at: r.expiresAt ?? null,
     })),
   );
   const added = (
     await queryRows<{ id: string }>(
       tx,
       sql`INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at,
-        updated_at, importance, importance_status, importance_source, embedding_status, embedding_model,
-        metadata, citations, superseded_by, valid_until, prompt_version)
+        updated_at, importance, ${target(FIELDS.importance.status)}, importance_source,
+        ${target(FIELDS.embedding.status)}, embedding_model,
+        metadata, citations, superseded_by, valid_until, prompt_version, expires_at)
       SELECT x.id, ${agentId}, x.kind, x.description, x.created_at, x.last_accessed_at, x.inserted_at,
         ${at}::timestamptz, x.importance, CASE WHEN x.importance IS NULL THEN 'pending' ELSE 'ready' END,
         x.importance_source, CASE WHEN x.embedding_model IS NULL THEN 'pending' ELSE 'ready' END,
         x.embedding_model, x.metadata, ARRAY(SELECT jsonb_array_elements_text(x.citations)),
-        x.superseded_by, x.valid_until, x.prompt_version
+        x.superseded_by, x.valid_until, x.prompt_version, x.expires_at
       FROM jsonb_to_recordset(${rows}::jsonb) AS x(id text, kind text, description text, created_at timestamptz,
         last_accessed_at timestamptz, inserted_at timestamptz, importance smallint, importance_source text,
         embedding_model text, metadata jsonb, citations jsonb, superseded_by text, valid_until timestamptz,
-        prompt_version text)
+        prompt_version text, expires_at timestamptz)
       ON CONFLICT (agent_id, id) DO NOTHING RETURNING id`,
     )
   ).map((r) => r.id);

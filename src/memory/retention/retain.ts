@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { agentSettings } from "../../db/schema";
+import { purgeExpired } from "../deletion/purge-expired";
 import type { MemoryDeps } from "../deps";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { applyForget } from "./apply";
@@ -16,17 +17,19 @@ export async function retainAgent(
   agentId: string,
   batch?: number,
 ): Promise<{ deleted: number }> {
+  // Expired memories go whatever the policy (docs/adr/0038): for agents nobody reads, this is when.
+  const expired = await purgeExpired(deps, agentId, deps.clock.now());
   // Before the policy is read: a run whose agent is erased meanwhile stops at its next batch.
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   const policy = await agentPolicy(deps, agentId);
-  if (!policy || !deletesAnything(policy)) return { deleted: 0 };
+  if (!policy || !deletesAnything(policy)) return { deleted: expired.count };
   const now = deps.clock.now();
   const { count } = await applyForget(deps.db, agentId, since, policy, now, batch);
   await deps.db.transaction(async (tx) => {
     await assertNotErased(tx, agentId, since);
     await tx.update(agentSettings).set({ retainedAt: now }).where(eq(agentSettings.agentId, agentId));
   });
-  return { deleted: count };
+  return { deleted: count + expired.count };
 }
 
 /** Agents with a retention policy whose last run is older than `intervalMs` (or that never ran), longest-waiting first. */

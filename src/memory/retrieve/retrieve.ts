@@ -5,6 +5,7 @@ import { Invalid, RetrieveTimeout } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { memoryAsOf, untilAsOf } from "../as-of";
 import { withCitationStatus } from "../citation-status";
+import { purgeExpired } from "../deletion/purge-expired";
 import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
 import { erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
@@ -179,6 +180,8 @@ export async function retrieve(
   // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
   const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  // Expired memories are deleted before anything is read: no statement below can rank one.
+  await purgeExpired(deps, agentId, deps.clock.now());
   const waited = await waitFor(deps, agentId, input.waitSearchableMs);
   // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
   // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).

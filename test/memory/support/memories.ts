@@ -14,6 +14,7 @@ export function memory(over: Partial<Memory> & { id: string }): Memory {
     citations: [],
     supersededBy: null,
     validUntil: null,
+    expiresAt: null,
     status: { importance: "ready", embedding: "ready" },
     ...over,
   };

@@ -1,19 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMemories } from "../../../memory/create-memories";
-import { LIMITS } from "../../../memory/limits";
+import { acceptJudged } from "../../body-work";
 import type { App, AppDeps } from "../../deps";
 import { MEMORY_EXAMPLE } from "../../examples";
-import { AgentParam, apiErrors, json, MemorySchema, NewMemory } from "../../schemas";
-import { memoriesJsonBody } from "../../vector-json";
-
-const Batch = z
-  .object({
-    memories: z
-      .array(NewMemory)
-      .min(1)
-      .max(LIMITS.batchSize, `at most ${LIMITS.batchSize} memories per batch`),
-  })
-  .strict();
+import { MemoriesBody } from "../../memories-body";
+import { memoriesJsonBody } from "../../memories-json-body";
+import { AgentParam, apiErrors, json, MemorySchema } from "../../schemas";
 
 /** RFC 7240: `Prefer: return=minimal` asks for the new ids only. */
 const PreferHeader = z.object({
@@ -43,7 +35,6 @@ const route = createRoute({
   method: "post",
   path: "/v1/agents/{agentId}/memories",
   operationId: "createMemories",
-  middleware: [memoriesJsonBody] as const,
   tags: ["memories"],
   summary: "Store one memory or a batch",
   description:
@@ -55,7 +46,8 @@ const route = createRoute({
       required: true,
       content: {
         "application/json": {
-          schema: z.union([Batch, NewMemory]),
+          // A large body's verdict comes from the body thread (body-work.ts), taken as it is.
+          schema: acceptJudged(MemoriesBody),
           example: {
             description: "alice opened pull request #42: retry flaky uploads",
             metadata: { source: "github", repository: "acme/api" },
@@ -75,7 +67,7 @@ const route = createRoute({
 });
 
 export const registerCreateMemories = (app: App, deps: AppDeps) =>
-  app.openapi(route, async (c) => {
+  app.openapi({ ...route, middleware: [memoriesJsonBody(deps.bodies)] as const }, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const minimal = prefersMinimal(c.req.valid("header").prefer);

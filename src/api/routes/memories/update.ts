@@ -6,6 +6,7 @@ import {
   apiErrors,
   Description,
   Importance,
+  IsoTime,
   json,
   MemoryParams,
   MemorySchema,
@@ -23,6 +24,9 @@ const Patch = z
     embedding: Vector.optional(),
     embeddingModel: ModelId.optional(),
     metadata: Metadata.optional().openapi({ description: "Replaces the metadata object as a whole" }),
+    expiresAt: IsoTime.nullable()
+      .optional()
+      .openapi({ description: "When the memory stops existing (a past time: at once); null = never" }),
   })
   .strict()
   .openapi("MemoryPatch");

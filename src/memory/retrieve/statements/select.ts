@@ -94,4 +94,5 @@ export const memoryColumns = sql`m.id, m.agent_id AS "agentId", m.kind, m.descri
       m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
       m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
-      m.superseded_by AS "supersededBy", ${isoUtc(sql`m.valid_until`)} AS "validUntil"`;
+      m.superseded_by AS "supersededBy", ${isoUtc(sql`m.valid_until`)} AS "validUntil",
+      ${isoUtc(sql`m.expires_at`)} AS "expiresAt"`;
