@@ -26,14 +26,14 @@ function probes(deps: MemoryDeps) {
       deps.db,
       sql`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agentId} AND id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
     );
-    (seen[seam] ??= []).push(row?.n ?? 0);
+    seen[seam] = [...(seen[seam] ?? []), row?.n ?? 0];
   };
   const byAgent = async (seam: string, agentId: string) => {
     const [row] = await queryRows<{ n: number }>(
       deps.db,
       sql`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agentId}`,
     );
-    (seen[seam] ??= []).push(row?.n ?? 0);
+    seen[seam] = [...(seen[seam] ?? []), row?.n ?? 0];
   };
   const items = (seam: string) => async (work: PendingWork[]) =>
     visible(
