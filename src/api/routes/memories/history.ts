@@ -8,7 +8,10 @@ import { apiErrors, json, MemoryParams } from "../../schemas";
 
 const Revision = z
   .object({
-    revision: z.number().int().openapi({ description: "1 for the first version replaced, then one more each" }),
+    revision: z
+      .number()
+      .int()
+      .openapi({ description: "1 for the first version replaced, then one more each" }),
     description: z.string(),
     importance: z.number().int().nullable().openapi({ description: "Null when it had none yet" }),
     metadata: z.record(z.string(), z.unknown()),
