@@ -168,7 +168,7 @@ describe("memory history: errors and tenancy", () => {
     }
     for (const [query, field] of [
       ["?cursor=bm90LWEtbnVtYmVy", "cursor"],
-      ["?limit=0", "limit"],
+      ["?limit=0", "query.limit"],
     ] as const) {
       const res = await history(pg.call, agent, id, query);
       expect(res.status).toBe(400);
