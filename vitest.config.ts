@@ -5,6 +5,12 @@ import { configDefaults, defineConfig } from "vitest/config";
 /** Fault drills (killed workers, a database cut away, shutdown deadlines): `npm run test:drills`. */
 export const DRILLS = "test/drills/**/*.test.ts";
 /**
+ * Suites that need a program outside npm (Debian's chromium, Python's pytest): their own
+ * commands, which say what they install (`npm run test:browser`, `npm run test:python`).
+ */
+export const BROWSER = "test/ui/**/*.test.ts";
+export const PYTHON = "test/clients/**/*.test.ts";
+/**
  * Workers of the drills and the cluster suites (cores - 1, two at least, and vitest's minimum), as
  * they were measured and kept green: drills time deadlines, and the clusters share the cores with
  * three servers.
@@ -26,7 +32,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // `npm test` is the inner loop (under 3 minutes); the drills wait tens of seconds each.
-    exclude: [...configDefaults.exclude, DRILLS],
+    exclude: [...configDefaults.exclude, DRILLS, BROWSER, PYTHON],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

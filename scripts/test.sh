@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: checks the real services the tests need, sets up pgvector where it can, runs vitest.
+# `npm test`: checks the real services the tests need (and pgvector in PostgreSQL), runs vitest.
+# It installs nothing; `npm run test:browser` and `npm run test:python` install their programs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,18 +18,21 @@ const probe = (name, host, port) => new Promise((ok) => {
 Promise.all([probe("database", pg.hostname, pg.port || 5432), probe("redis", redis.hostname, redis.port || 6379)]);
 ' "$PGHOST_URL" "$REDIS"
 
-# pgvector: build it into a local PostgreSQL when missing (a no-op when it is installed or remote).
-host="$(node -e 'console.log(new URL(process.argv[1]).hostname)' "$PGHOST_URL")"
-if [ "$host" = "127.0.0.1" ] || [ "$host" = "localhost" ]; then
-  if [ -d /etc/postgresql ] || command -v pg_config >/dev/null 2>&1; then
-    bash scripts/install-pgvector.sh
-  fi
-fi
-
-# Chromium for the stream browser test (test/ui): Debian's package, installed when missing and root.
-bash scripts/install-chromium.sh
-# pytest for the Python client's tests (test/clients/python.test.ts): Debian's package, likewise.
-bash scripts/install-pytest.sh
+# pgvector must be in the server already: `npm test` installs nothing system-wide (README: Test it).
+node -e '
+const postgres = require("postgres");
+const sql = postgres(process.argv[1], { max: 1, onnotice: () => {}, connect_timeout: 5 });
+sql`SELECT 1 FROM pg_available_extensions WHERE name = ${"vector"}`
+  .then((rows) => {
+    if (rows.length === 0) {
+      console.error("memstream test: pgvector is not installed in the PostgreSQL at " + new URL(process.argv[1]).host +
+        ". Install it once: `npm run setup:pgvector` (Debian, root: builds Debian'"'"'s source package) or your platform'"'"'s package.");
+      process.exitCode = 1;
+    }
+  })
+  .catch(() => {})
+  .finally(() => sql.end());
+' "$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/postgres"; console.log(u.href)' "$PGHOST_URL")"
 
 report="$(mktemp)"
 status=0

@@ -6,7 +6,7 @@ import { startTestSystem, type TestSystem } from "../support/system";
 
 // The Python client (clients/python, standard library only) run by Debian's pytest against the
 // real server on a port, with a key scoped to this file's agents. scripts/install-pytest.sh (run
-// by `npm test`) installs pytest; without python3 or pytest this test fails, it never skips.
+// by `npm run test:python`) installs pytest; without python3 or pytest this test fails, it never skips.
 const prefix = `${uniq("py")}:`;
 /** Debian's interpreter, where python3-pytest installs (not a pyenv or venv python on PATH). */
 const PYTHON = process.env.MEMSTREAM_PYTHON ?? "/usr/bin/python3";

@@ -10,7 +10,7 @@ import { listen } from "../support/listen";
 import { stubEmbedding } from "../support/stub-openai";
 import { startTestSystem, type TestSystem } from "../support/system";
 
-// The stream browser in a real browser: Debian's chromium (installed by `npm test`, see
+// The stream browser in a real browser: Debian's chromium (installed by `npm run test:browser`, see
 // scripts/install-chromium.sh) driven by playwright-core against the real server on a port.
 const CHROMIUM = process.env.MEMSTREAM_CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS = "test-results/ui";
