@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type GithubDeliveryRow, githubDeliveries } from "../../db/schema";
 import { NotFound } from "../../lib/errors";
-import type { EnrichmentNotifier, PendingWork, ReflectionScheduler } from "../../memory/deps";
+import { afterCommit } from "../../memory/after-commit";
 import type { IngestDeps } from "./deps";
 import { describeEvent } from "./describe/index";
 import { routeAgents } from "./route-agents";
@@ -27,13 +27,9 @@ const NO_AGENT = "no agent to route it to: the event has no repository or organi
  * an unknown id. The payload is dropped once the delivery is final.
  */
 export async function processDelivery(deps: IngestDeps, deliveryId: string): Promise<ProcessOutcome> {
-  const pending: PendingWork[] = [];
-  const gained = new Set<string>();
-  // createMemories announces enrichment work and new importance itself; inside our transaction
-  // that would be before commit (a job could look for rows not yet visible), so collect and
-  // announce after.
-  const collect: EnrichmentNotifier = { pending: async (items) => void pending.push(...items) };
-  const reflection: ReflectionScheduler = { importanceAdded: async (agentId) => void gained.add(agentId) };
+  // createMemories announces its work itself; inside our transaction that would be before
+  // commit (a job could look for rows not yet visible), so it is held and made after.
+  const held = afterCommit(deps);
   let outcome: ProcessOutcome;
   try {
     outcome = await deps.db.transaction(async (tx) => {
@@ -45,7 +41,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       if (!row) throw new NotFound(`GitHub delivery ${deliveryId} not found`, { deliveryId });
       if (row.status === "processed" || row.status === "ignored") return { status: "skipped" } as const;
 
-      const memory = { ...deps, db: tx, enrichment: collect, reflection };
+      const memory = { ...deps, ...held.deps, db: tx };
       const result = apply(row, deps);
       if (result.status === "ignored") {
         await finish(tx, deliveryId, {
@@ -87,8 +83,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
     if (!(error instanceof NotFound)) await markFailed(deps, deliveryId, error);
     throw error;
   }
-  if (pending.length > 0) await deps.enrichment.pending(pending);
-  for (const agentId of gained) await deps.reflection.importanceAdded(agentId);
+  await held.flush();
   return outcome;
 }
 

@@ -2,13 +2,14 @@
  * One reflection run for one agent, end to end: claim the agent's run, plan it with the LLM
  * (`plan.ts`), store the insights as `reflection` memories and the run's record together.
  */
+
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { memories } from "../../db/schema";
 import { NotConfigured } from "../../lib/errors";
 import type { ChatModel } from "../../providers/types";
+import { afterCommit } from "../after-commit";
 import { createMemories } from "../create-memories";
-import type { PendingWork } from "../deps";
 import { AgentErased, agentEpoch, assertNotErased, type WrittenSince } from "../erasure/guard";
 import { retrieve } from "../retrieve/retrieve";
 import { toMemory } from "../serialize";
@@ -87,7 +88,8 @@ async function storeInsights(
   plan: ReflectionPlan,
   usage: ReflectionRun["usage"],
 ): Promise<ReflectionResult> {
-  const pending: PendingWork[] = [];
+  // Announcements are held until the commit, so no job looks for rows that are not there yet.
+  const held = afterCommit(deps);
   const result = await deps.db.transaction(async (tx) => {
     await assertNotErased(tx, agentId, since);
     const cited = [...new Set(plan.insights.flatMap((i) => i.citations))];
@@ -113,12 +115,8 @@ async function storeInsights(
         promptVersion: plan.promptVersion,
         metadata: { reflectionRunId: runId, question: i.question },
       }));
-    // Enrichment is announced after commit, so no worker looks for rows that are not there yet.
-    const collect = { pending: async (items: PendingWork[]) => void pending.push(...items) };
     const insights =
-      inputs.length === 0
-        ? []
-        : await createMemories({ ...deps, db: tx, enrichment: collect }, agentId, inputs);
+      inputs.length === 0 ? [] : await createMemories({ ...deps, ...held.deps, db: tx }, agentId, inputs);
     const row = await finishRun(tx, agentId, runId, {
       status: "succeeded",
       promptVersion: plan.promptVersion,
@@ -130,7 +128,7 @@ async function storeInsights(
     if (!row) throw new Error(`reflection run ${runId} is no longer running (taken over as stale)`);
     return { run: toRun(row), insights };
   });
-  await deps.enrichment.pending(pending);
+  await held.flush();
   return result;
 }
 
