@@ -36,6 +36,7 @@ import { registerCreateMemories } from "./routes/memories/create";
 import { registerDeleteMemory } from "./routes/memories/delete";
 import { registerDeleteMemories } from "./routes/memories/delete-many";
 import { registerGetMemory } from "./routes/memories/get";
+import { registerGetMemoryHistory } from "./routes/memories/history";
 import { registerListMemories } from "./routes/memories/list";
 import { registerUpdateMemory } from "./routes/memories/update";
 import { registerMetrics } from "./routes/metrics";
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps) {
   registerCreateMemories(app, deps);
   registerListMemories(app, deps);
   registerGetMemory(app, deps);
+  registerGetMemoryHistory(app, deps);
   registerUpdateMemory(app, deps);
   registerDeleteMemory(app, deps);
   registerDeleteMemories(app, deps);

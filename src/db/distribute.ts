@@ -21,6 +21,7 @@ export const AGENT_TABLES = [
   "github_event_keys",
   "outcomes",
   "lesson_revisions",
+  "memory_revisions",
   "agent_lexicon",
   "retrieval_log",
 ] as const;

@@ -5,6 +5,7 @@ import { withCitationStatus } from "./citation-status";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
 import { embeddingGiven, importanceGiven, resetOnEdit } from "./enrichment/reset";
+import { recordRevision, sameJson } from "./history/record-revision";
 import { toMemory } from "./serialize";
 import type { Memory, MemoryKind } from "./types";
 
@@ -23,7 +24,8 @@ export type MemoryPatch = {
 /**
  * Updates a memory. A changed description bumps the revision, so results of enrichment jobs
  * started for the old text are discarded; its importance and vectors become pending again
- * unless this same patch supplies them.
+ * unless this same patch supplies them. A patch that changes the description, importance or
+ * metadata keeps the values it replaces as a revision (history/), in the same transaction.
  */
 export async function updateMemory(
   deps: MemoryDeps,
@@ -43,6 +45,11 @@ export async function updateMemory(
     if (!current) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
     const textChanged = patch.description !== undefined && patch.description !== current.description;
     const revision = textChanged ? current.revision + 1 : current.revision;
+    const importanceChanged = patch.importance !== undefined && patch.importance !== current.importance;
+    const metadataChanged = patch.metadata !== undefined && !sameJson(patch.metadata, current.metadata);
+    if (textChanged || importanceChanged || metadataChanged) {
+      await recordRevision(tx, agentId, id, current, now);
+    }
     const set: Partial<typeof memories.$inferInsert> = { updatedAt: now, revision };
     if (patch.kind) set.kind = patch.kind;
     if (patch.metadata) set.metadata = patch.metadata;

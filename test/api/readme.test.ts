@@ -116,6 +116,11 @@ describe("README: every other example, in order, against the zero-config server"
       derived: { reflection: 1 },
     });
     expect(answer(DERIVED, /\/erasures\//)).toMatchObject({ epoch: 1, rows: { memories: 1 } });
+    // History: the PATCH kept what the memory said before.
+    expect(answer("History of changes", /\/history$/)).toMatchObject({
+      revisions: [{ revision: 1, description: "Klaus lives in Paris", importance: 4 }],
+      nextCursor: null,
+    });
     // Retention: the dry run reports the agent's policy, as set just before.
     const settings = curls.find((c) => c.path.endsWith("/settings"))?.body as { retention: unknown };
     expect(answer("Retention: forgetting on purpose", /\/forget$/)).toMatchObject({

@@ -53,6 +53,26 @@ export interface paths {
         patch: operations["updateMemory"];
         trace?: never;
     };
+    "/v1/agents/{agentId}/memories/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A memory's earlier versions, newest first (cursor-paginated)
+         * @description Each `PATCH` that changed the memory's description, importance or metadata kept the values it replaced, as a revision: these, newest first. A PATCH that changed none of them kept nothing. Pass `nextCursor` back as `cursor` for the next page; `null` means there is none. Revisions are deleted with the memory.
+         */
+        get: operations["getMemoryHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/memories/delete": {
         parameters: {
             query?: never;
@@ -603,6 +623,18 @@ export interface components {
              * @example 2026-12-31T00:00:00Z
              */
             expiresAt?: string;
+        };
+        MemoryRevision: {
+            /** @description 1 for the first version replaced, then one more each */
+            revision: number;
+            description: string;
+            /** @description Null when it had none yet */
+            importance: number | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description When a PATCH replaced these values */
+            replacedAt: string;
         };
         MemoryPatch: {
             description?: string;
@@ -2003,6 +2035,99 @@ export interface operations {
             };
         };
     };
+    getMemoryHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of revisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "memoryId": "mem_3n8x0q4w7f2k9d1c5b6a",
+                     *       "revisions": [
+                     *         {
+                     *           "revision": 1,
+                     *           "description": "Isabella is planning a Valentine's Day party at Hobbs Cafe",
+                     *           "importance": 6,
+                     *           "metadata": {
+                     *             "location": "Hobbs Cafe"
+                     *           },
+                     *           "replacedAt": "2026-02-12T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        memoryId: string;
+                        revisions: components["schemas"]["MemoryRevision"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteMemories: {
         parameters: {
             query?: never;
@@ -2246,6 +2371,7 @@ export interface operations {
                      *         "memory_embeddings": 118,
                      *         "outcomes": 0,
                      *         "lesson_revisions": 0,
+                     *         "memory_revisions": 3,
                      *         "reflection_runs": 2,
                      *         "agent_settings": 1,
                      *         "documents": 0,

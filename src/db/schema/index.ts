@@ -9,6 +9,7 @@ export * from "./lesson-revisions";
 export * from "./lexicon";
 export * from "./memories";
 export * from "./memory-embeddings";
+export * from "./memory-revisions";
 export * from "./outcomes";
 export * from "./reflection-runs";
 export * from "./retrieval-log";

@@ -8,7 +8,7 @@ import { lockAgentExclusive } from "./guard";
 import type { ErasureReceipt } from "./receipt";
 
 /**
- * Erases an agent's whole stream (memories, vectors, outcomes, lessons, reflections, runs,
+ * Erases an agent's whole stream (memories, their vectors and revisions, outcomes, lessons, reflections, runs,
  * settings, documents, retrieval log) in one transaction, and leaves a tombstone: the agent's epoch goes up, so
  * work that began before (a queued import or delivery, a reflection waiting on its LLM, a
  * retention run) writes nothing after it (docs/adr/0027). The agent id stays usable: a write
@@ -45,6 +45,7 @@ export async function eraseAgent(
         (SELECT count(*) FROM memory_embeddings WHERE agent_id = ${agentId}) AS memory_embeddings,
         (SELECT count(*) FROM outcomes WHERE agent_id = ${agentId}) AS outcomes,
         (SELECT count(*) FROM lesson_revisions WHERE agent_id = ${agentId}) AS lesson_revisions,
+        (SELECT count(*) FROM memory_revisions WHERE agent_id = ${agentId}) AS memory_revisions,
         (SELECT count(*) FROM memories WHERE agent_id = ${agentId}
           AND (${FIELDS.importance.status} = 'pending' OR ${FIELDS.embedding.status} = 'pending')) AS enrichment,
         (SELECT count(*) FROM reflection_runs WHERE agent_id = ${agentId} AND status = 'running') AS reflection_runs`,
@@ -76,6 +77,7 @@ export async function eraseAgent(
       memory_embeddings: Number(before?.memory_embeddings ?? 0),
       outcomes: Number(before?.outcomes ?? 0),
       lesson_revisions: Number(before?.lesson_revisions ?? 0),
+      memory_revisions: Number(before?.memory_revisions ?? 0),
       reflection_runs: await removed("reflection_runs"),
       agent_settings: await removed("agent_settings"),
       documents: await removed("documents"),

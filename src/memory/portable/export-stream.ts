@@ -183,6 +183,15 @@ async function memoryLines(db: Read, agentId: string, rows: MemoryRow[]): Promis
     : [];
   const revisionsOf = new Map<string, Record<string, unknown>[]>();
   for (const r of revisions) revisionsOf.set(r.lesson_id, [...(revisionsOf.get(r.lesson_id) ?? []), r.r]);
+  // Edited memories are few: one indexed look-up per page, whatever the kinds.
+  const history = await queryRows<{ memory_id: string; r: Record<string, unknown> }>(
+    db,
+    sql`SELECT memory_id, json_build_object('revision', revision, 'description', description,
+      'importance', importance, 'metadata', metadata, 'replacedAt', ${iso(sql`replaced_at`)}) AS r
+    FROM memory_revisions WHERE agent_id = ${agentId} AND memory_id IN (${ids}) ORDER BY memory_id, revision`,
+  );
+  const historyOf = new Map<string, Record<string, unknown>[]>();
+  for (const h of history) historyOf.set(h.memory_id, [...(historyOf.get(h.memory_id) ?? []), h.r]);
   let out = "";
   for (const r of rows) {
     const record: Record<string, unknown> = {
@@ -209,6 +218,8 @@ async function memoryLines(db: Read, agentId: string, rows: MemoryRow[]): Promis
     if (outcome) record.outcome = outcome;
     const lessonRevisions = revisionsOf.get(r.id);
     if (r.kind === "lesson") record.lessonRevisions = lessonRevisions ?? [];
+    const earlier = historyOf.get(r.id);
+    if (earlier) record.history = earlier;
     // The vectors last, as pgvector printed them: valid JSON numbers that parse back to the same float4.
     const json = JSON.stringify(record);
     out += `${json.slice(0, -1)},"vectors":{${(byMemory.get(r.id) ?? []).join(",")}}}\n`;

@@ -24,6 +24,8 @@ export const PORTABLE_LIMITS = {
   modelsPerMemory: 16,
   /** Revisions carried by one lesson. */
   lessonRevisions: 10_000,
+  /** Earlier versions (`history`) carried by one memory. */
+  history: 10_000,
   /** References not yet resolved while reading (forward references; export order keeps them few). */
   pendingReferences: 100_000,
 } as const;
@@ -106,6 +108,17 @@ const LessonRevision = z
   })
   .strict();
 
+/** One version a PATCH replaced (docs/adr/0040). */
+const HistoryRevision = z
+  .object({
+    revision: z.number().int().min(1).max(2_147_483_647),
+    description: Text({ min: 1, max: LIMITS.descriptionChars, name: "description" }),
+    importance: z.number().int().min(1).max(10).nullable(),
+    metadata: JsonObject({ maxBytes: LIMITS.metadataBytes, name: "metadata" }),
+    replacedAt: Time,
+  })
+  .strict();
+
 export const MemoryRecord = z
   .object({
     type: z.literal("memory"),
@@ -132,6 +145,8 @@ export const MemoryRecord = z
     expiresAt: Time.nullable().optional(),
     outcome: Outcome.optional(),
     lessonRevisions: z.array(LessonRevision).max(PORTABLE_LIMITS.lessonRevisions).optional(),
+    /** The versions PATCHes replaced, oldest first; absent when there are none (and in older files). */
+    history: z.array(HistoryRevision).max(PORTABLE_LIMITS.history).optional(),
   })
   .strict()
   .superRefine((m, ctx) => {

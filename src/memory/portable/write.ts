@@ -78,6 +78,7 @@ export async function writeMemories(
   const enrich: PendingWork[] = [];
   const outcomes: unknown[] = [];
   const revisions: unknown[] = [];
+  const history: unknown[] = [];
   const seen = new Set<string>();
   for (const { n, r } of batch) {
     // An id the agent had, or a second line with one id (the first line's row was written).
@@ -99,6 +100,7 @@ export async function writeMemories(
       });
       revisions.push({ lesson_id: r.id, ...snake(rev) });
     });
+    for (const h of r.history ?? []) history.push({ memory_id: r.id, ...snake(h) });
   }
   if (vectors.length > 0 && !(await copyVectors(tx, agentId, vectors)))
     await insertVectorText(tx, agentId, vectors);
@@ -119,6 +121,14 @@ export async function writeMemories(
       FROM jsonb_to_recordset(${JSON.stringify(revisions)}::jsonb) AS x(lesson_id text, revision int, task_type text,
         polarity text, description text, stats jsonb, confidence float8, outcome_ids jsonb, wording text,
         created_at timestamptz)
+      ON CONFLICT DO NOTHING`);
+  }
+  if (history.length > 0) {
+    await tx.execute(sql`INSERT INTO memory_revisions (agent_id, memory_id, revision, description, importance,
+        metadata, replaced_at)
+      SELECT ${agentId}, x.memory_id, x.revision, x.description, x.importance, x.metadata, x.replaced_at
+      FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(memory_id text, revision int,
+        description text, importance smallint, metadata jsonb, replaced_at timestamptz)
       ON CONFLICT DO NOTHING`);
   }
   return { added, vectors: vectors.length, references, enrich };

@@ -48,6 +48,7 @@ const route = createRoute({
         memory_embeddings: 118,
         outcomes: 0,
         lesson_revisions: 0,
+        memory_revisions: 3,
         reflection_runs: 2,
         agent_settings: 1,
         documents: 0,
