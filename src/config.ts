@@ -192,7 +192,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 /**
  * The configuration: the environment's variables (EnvSchema) shaped into what the code reads. This
  * schema is its one definition; the `Config` type is inferred from it, and
- * test/config/readme-table.test.ts holds the README's table to the variables and defaults above.
+ * test/config/readme-table.test.ts holds the configuration table (docs/operations.md) to the variables and defaults above.
  */
 const ConfigSchema = EnvSchema.transform((e, ctx) => {
   const problem = (message: string) => {

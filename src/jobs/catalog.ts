@@ -15,7 +15,7 @@ import type { JobsConfig } from "../config";
  *      (a `Record<JobName, …>`: the typecheck fails until it is);
  *   3. enqueue it with `jobRequest(name, payload)` through a `JobSink` — from a notifier the domain
  *      calls (`notifiers.ts`) or from the sweep (`sweep.ts`) when the database says work is due;
- *   4. a row in the README's job table.
+ *   4. a row in the job table of docs/operations.md.
  * Keep the database the source of truth: a processor re-checks state before working, so a job run
  * twice, late or after its work was done is harmless.
  */

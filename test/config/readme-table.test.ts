@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EnvSchema, loadConfig } from "../../src/config";
 
 /**
- * The README's configuration table is the user's view of src/config.ts: it must list exactly the
+ * The configuration table (docs/operations.md) is the user's view of src/config.ts: it must list exactly the
  * variables the schema reads, and each default it states must be the one the code applies.
  */
 
@@ -11,7 +11,7 @@ type Row = { variable: string; default: string };
 
 /** Rows of the table under "## Configuration": `A` / `B` rows split into one row per variable. */
 function readmeRows(): Row[] {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const readme = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
   const section = readme.slice(readme.indexOf("\n## Configuration\n"));
   const table = section.slice(0, section.indexOf("\n## ", 1)).split("\n");
   const rows: Row[] = [];

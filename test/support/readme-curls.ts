@@ -20,16 +20,36 @@ export type Curl = {
 const isHeading = (line: string) => /^#{2,4} /.test(line);
 const headingText = (line: string) => line.replace(/^#+ /, "");
 
-/** The text of the README section under `heading`, up to the next heading of any level. */
-export function readmeSection(heading: string, path = "README.md"): string {
-  const lines = readFileSync(path, "utf8").split("\n");
-  const at = lines.findIndex((l) => isHeading(l) && headingText(l) === heading);
-  if (at < 0) throw new Error(`the README has no section "${heading}"`);
-  const end = lines.findIndex((l, i) => i > at && isHeading(l));
-  return lines.slice(at + 1, end < 0 ? undefined : end).join("\n");
+/**
+ * The documentation whose examples run as written: the README, then the reference pages it links,
+ * in the order a reader meets them (an example may use what one before it answered).
+ */
+export const DOC_PAGES = [
+  "README.md",
+  "docs/operations.md",
+  "docs/api.md",
+  "docs/integrations.md",
+  "docs/guide.md",
+];
+
+/** The text of the section under `heading` (in the first page of `paths` that has it), up to the next heading. */
+export function readmeSection(heading: string, paths: string | string[] = DOC_PAGES): string {
+  for (const path of typeof paths === "string" ? [paths] : paths) {
+    const lines = readFileSync(path, "utf8").split("\n");
+    const at = lines.findIndex((l) => isHeading(l) && headingText(l) === heading);
+    if (at < 0) continue;
+    const end = lines.findIndex((l, i) => i > at && isHeading(l));
+    return lines.slice(at + 1, end < 0 ? undefined : end).join("\n");
+  }
+  throw new Error(`the documentation has no section "${heading}"`);
 }
 
-export function readmeCurls(path = "README.md"): Curl[] {
+/** Every `curl` command of the documentation's pages (DOC_PAGES), in order. */
+export function readmeCurls(paths: string | string[] = DOC_PAGES): Curl[] {
+  return (typeof paths === "string" ? [paths] : paths).flatMap((p) => pageCurls(p));
+}
+
+function pageCurls(path: string): Curl[] {
   const readme = readFileSync(path, "utf8");
   const curls: Curl[] = [];
   const block = /^```(?:sh|bash)\n([\s\S]*?)^```$/gm;

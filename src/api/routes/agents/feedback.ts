@@ -28,7 +28,7 @@ const route = createRoute({
   tags: ["retrieval"],
   summary: "Say which memories of a retrieve the agent used",
   description:
-    "Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which memories the agent used and which it did not. `used` may name a memory the retrieve returned or ranked below the cut (the pool it logged: found later, by another retrieve, say), which is what lets a fit lift what it missed. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not rank, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (README: Feedback and learned weights).",
+    "Records, for one retrieve of this agent (its `retrievalId`, while in the agent's retrieval log), which memories the agent used and which it did not. `used` may name a memory the retrieve returned or ranked below the cut (the pool it logged: found later, by another retrieve, say), which is what lets a fit lift what it missed. Another agent's retrievalId, or one past the log's bounds, is a 404; an id the retrieve did not rank, or one in both lists, a 400 naming it. Feedback given again replaces the earlier one. With learning on for the agent (`learnWeights`, GET /settings), every `MEMSTREAM_LEARN_MIN_EVENTS` retrieves with feedback and every 10 more start an `agent.learn` fit of its ranking weights (docs/api.md: Feedback and learned weights).",
   request: {
     params: AgentParam,
     body: {

@@ -9,7 +9,7 @@ import { scoreAndSelect, scoreLiftAndSelect } from "./select";
  * weights. The touch is a second statement in the same transaction (see retrieve.ts): a
  * statement that modifies data never runs in parallel, and the scan is the expensive part.
  *
- * Rules for memories that are not fully enriched (documented in the README and OpenAPI; the
+ * Rules for memories that are not fully enriched (documented in docs/api.md and OpenAPI; the
  * `missing` values of ranking/components.ts):
  * - importance not yet scored: the scaled importance is 0.5; min/max use scored memories only.
  * - no vector of the query's model: the scaled relevance is 0 (lowest); min/max use embedded ones.
