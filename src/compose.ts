@@ -16,8 +16,8 @@ import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
-import { createOfflineImportanceScorer } from "./providers/importance/offline-scorer";
 import { withEmbeddingCache } from "./providers/embedding-cache";
+import { createOfflineImportanceScorer } from "./providers/importance/offline-scorer";
 import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";

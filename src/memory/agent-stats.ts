@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
-import type { LlmBudgetStatus } from "./budget/budget";
 import { isoUtc } from "../db/iso";
+import type { LlmBudgetStatus } from "./budget/budget";
 import { purgeExpired } from "./deletion/purge-expired";
 import type { MemoryDeps } from "./deps";
 import { FIELDS } from "./enrichment/fields";

@@ -1,7 +1,7 @@
 import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { LlmBudgetLimits } from "../../memory/budget/limits-shape";
 import type { LearnedState } from "../../memory/learning/state";
 import type { LessonSettings } from "../../memory/lessons/settings-shape";
-import type { LlmBudgetLimits } from "../../memory/budget/limits-shape";
 import type { RetentionPolicy } from "../../memory/retention/policy";
 import type { RankingChoice } from "../../memory/retrieve/presets";
 

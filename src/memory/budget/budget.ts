@@ -81,7 +81,12 @@ export function createLlmBudget(deps: LlmBudgetDeps): LlmBudget {
     };
     const promptTokens = Number(row?.pt ?? 0);
     const completionTokens = Number(row?.ct ?? 0);
-    const spent = { tokens: promptTokens + completionTokens, promptTokens, completionTokens, calls: Number(row?.n ?? 0) };
+    const spent = {
+      tokens: promptTokens + completionTokens,
+      promptTokens,
+      completionTokens,
+      calls: Number(row?.n ?? 0),
+    };
     const left = (lim: number | null, used: number) => (lim === null ? null : Math.max(0, lim - used));
     const remaining = { tokens: left(limits.tokens, spent.tokens), calls: left(limits.calls, spent.calls) };
     const resetsAt = new Date(`${day}T00:00:00.000Z`);

@@ -47,11 +47,14 @@ export async function reflectAgent(
   // A run admitted under the budget completes (its calls are counted); the next one waits.
   const budget = await deps.budget?.status(agentId);
   if (budget?.exhausted) {
-    throw new BudgetExhausted(`the agent's LLM budget for ${budget.day} is spent; reflection waits until ${budget.resetsAt}`, {
-      resetsAt: budget.resetsAt,
-      limits: budget.limits,
-      spent: budget.spent,
-    });
+    throw new BudgetExhausted(
+      `the agent's LLM budget for ${budget.day} is spent; reflection waits until ${budget.resetsAt}`,
+      {
+        resetsAt: budget.resetsAt,
+        limits: budget.limits,
+        spent: budget.spent,
+      },
+    );
   }
   // Before anything is read: insights drawn from a stream erased meanwhile are never stored.
   const since = { epoch: await agentEpoch(deps.db, agentId) };

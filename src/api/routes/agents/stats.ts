@@ -10,7 +10,9 @@ const LlmBudget = z
   .object({
     day: z.string().openapi({ description: "The UTC day counted, YYYY-MM-DD" }),
     resetsAt: z.string().openapi({ description: "When the next day's budget starts" }),
-    limits: z.object({ tokens: Limit, calls: Limit }).openapi({ description: "Limits in force; null = unlimited" }),
+    limits: z
+      .object({ tokens: Limit, calls: Limit })
+      .openapi({ description: "Limits in force; null = unlimited" }),
     spent: z.object({
       tokens: z.number(),
       promptTokens: z.number(),
