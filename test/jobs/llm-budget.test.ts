@@ -11,9 +11,14 @@ import { waitFor } from "./support";
 // fields are what is counted): an agent past its token budget gets offline importance marked
 // `budget:…`, its threshold reflection waits for the next UTC day of the clock, its stats show
 // spend and remaining; another agent is unaffected.
-const DAY1 = "2031-03-04T10:00:00.000Z";
-const DAY2 = "2031-03-05T00:00:01.000Z";
-const clock = fixedClock(DAY1);
+// Near real time, so this system's sweep sees the shared database's pending rows of other test
+// files as fresh (a clock years ahead would adopt them); the next day is at most a day ahead.
+const now = new Date();
+const DAY1 = now.toISOString().slice(0, 10);
+const MIDNIGHT = new Date(`${DAY1}T00:00:00.000Z`);
+MIDNIGHT.setUTCDate(MIDNIGHT.getUTCDate() + 1);
+const DAY2 = MIDNIGHT.toISOString().slice(0, 10);
+const clock = fixedClock(now.toISOString());
 let t: TestSystem;
 beforeAll(async () => {
   t = await startTestSystem({
@@ -80,8 +85,8 @@ describe("an agent's daily LLM budget", () => {
     expect(JSON.stringify(await bad.json())).toContain("dailyTokens");
     const s = await stats(free);
     expect(s.llmBudget).toMatchObject({
-      day: "2031-03-04",
-      resetsAt: "2031-03-05T00:00:00.000Z",
+      day: DAY1,
+      resetsAt: MIDNIGHT.toISOString(),
       limits: { tokens: null, calls: null },
       remaining: { tokens: null, calls: null },
       exhausted: false,
@@ -127,7 +132,7 @@ describe("an agent's daily LLM budget", () => {
     const manual = await t.call("POST", `/v1/agents/${tight}/reflect`);
     expect(manual.status).toBe(429);
     expect(await manual.json()).toMatchObject({
-      error: { code: "llm_budget_exhausted", details: { resetsAt: "2031-03-05T00:00:00.000Z" } },
+      error: { code: "llm_budget_exhausted", details: { resetsAt: MIDNIGHT.toISOString() } },
     });
     expect((await stats(tight)).llmBudget?.spent.calls).toBe(1);
   }, 60_000);
@@ -144,9 +149,9 @@ describe("an agent's daily LLM budget", () => {
   it("when the day turns, the waiting reflection runs on the next importance added", async () => {
     t.stub.scriptChatWhen(/most salient high-level questions/, ["1. Why do deploys keep failing?"]);
     t.stub.scriptChatWhen(/high-level insights/, ["1. The deploy pipeline is fragile (because of 1, 2)"]);
-    clock.set(DAY2);
+    clock.set(new Date(MIDNIGHT.getTime() + 1_000).toISOString());
     expect((await stats(tight)).llmBudget).toMatchObject({
-      day: "2031-03-05",
+      day: DAY2,
       spent: { tokens: 0, calls: 0 },
       remaining: { tokens: 1 },
       exhausted: false,
