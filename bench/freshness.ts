@@ -8,9 +8,14 @@
  * from the write's answer to the first poll that sees it ready (10 ms resolution). Two figures:
  * an idle pipeline, and during a backlog (BENCH_FRESH_BACKLOG memories, default 2,000, written in
  * one batch just before). Prints p50/p95/max and the load average.
+ * BENCH_FRESH_WORKERS=K: the queues on Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379/5,
+ * flushed first) and K worker processes (`src/worker.ts`, as `npm run worker` starts them) instead
+ * of the in-process workers.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
+import { Redis } from "ioredis";
 import postgres from "postgres";
 import { createApp } from "../src/api/app";
 import { composeSystem } from "../src/compose";
@@ -31,12 +36,32 @@ await admin.unsafe(`DROP DATABASE IF EXISTS "${NAME}" WITH (FORCE)`);
 await admin.unsafe(`CREATE DATABASE "${NAME}"`);
 const url = new URL(BASE);
 url.pathname = `/${NAME}`;
-const system = await composeSystem(
-  loadConfig({ DATABASE_URL: url.toString(), EMBEDDING_PROVIDER: "offline" }),
-  silentLogger,
-);
+const WORKERS = Number(process.env.BENCH_FRESH_WORKERS ?? 0);
+const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/5";
+const env = {
+  DATABASE_URL: url.toString(),
+  EMBEDDING_PROVIDER: "offline",
+  ...(WORKERS > 0 ? { REDIS_URL: REDIS } : {}),
+};
+if (WORKERS > 0) {
+  const redis = new Redis(REDIS);
+  await redis.flushdb();
+  redis.disconnect();
+}
+const system = await composeSystem(loadConfig(env), silentLogger);
 const app = createApp(system.app);
-system.jobs.startWorkers();
+// Worker processes as `npm run worker` starts them, or the in-process workers.
+const workers: ChildProcess[] = [];
+if (WORKERS > 0) {
+  for (let i = 0; i < WORKERS; i++) {
+    workers.push(
+      spawn(process.execPath, ["--import", "tsx", "src/worker.ts"], {
+        env: { ...process.env, ...env, MEMSTREAM_WORKER_METRICS_PORT: "0", MEMSTREAM_LOG_LEVEL: "error" },
+        stdio: "inherit",
+      }),
+    );
+  }
+} else system.jobs.startWorkers();
 const post = (agent: string, body: object) =>
   app.request(`/v1/agents/${agent}/memories`, {
     method: "POST",
@@ -97,13 +122,19 @@ for (let i = 0; i < memories.length; i += 1_000)
 const busy = await figure("bench-during-backlog");
 const line = (name: string, xs: number[]) =>
   `${name.padEnd(34)} p50 ${quantile(xs, 0.5).toFixed(0)} ms  p95 ${quantile(xs, 0.95).toFixed(0)} ms  max ${Math.max(...xs).toFixed(0)} ms  (n ${xs.length})`;
-console.log(`in-process workers, offline embedder, a write every ${EVERY} ms`);
+console.log(
+  `${WORKERS > 0 ? `${WORKERS} worker process${WORKERS > 1 ? "es" : ""} (BullMQ on Redis)` : "in-process workers"}, offline embedder, a write every ${EVERY} ms`,
+);
 console.log(line("idle pipeline", idle));
 console.log(line(`during a backlog of ${BACKLOG}`, busy));
 console.log(
   `load average ${loadavg()
     .map((x) => x.toFixed(2))
     .join(" ")}`,
+);
+for (const w of workers) w.kill("SIGTERM");
+await Promise.all(
+  workers.map((w) => new Promise((r) => (w.exitCode === null ? w.once("exit", r) : r(null)))),
 );
 await system.close();
 await admin.unsafe(`DROP DATABASE IF EXISTS "${NAME}" WITH (FORCE)`);

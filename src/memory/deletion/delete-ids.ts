@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client";
+import type { Db } from "../../db/client";
+import { deleteRows } from "../delete-rows";
 import { type DerivedCounts, deleteDerived } from "../derived/delete-derived";
 
 type Tx = Pick<Db, "execute" | "select" | "update">;
@@ -17,17 +17,7 @@ export type Deleted = { ids: string[]; byKind: Record<string, number>; derived: 
 export async function deleteIds(tx: Tx, agentId: string, ids: readonly string[]): Promise<Deleted> {
   const out: Deleted = { ids: [], byKind: {}, derived: {} };
   if (ids.length === 0) return out;
-  const list = sql.join(
-    [...new Set(ids)].map((id) => sql`${id}`),
-    sql`, `,
-  );
-  await tx.execute(
-    sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${list}) ORDER BY id COLLATE "C" FOR UPDATE`,
-  );
-  const gone = await queryRows<{ id: string; kind: string }>(
-    tx,
-    sql`DELETE FROM memories WHERE agent_id = ${agentId} AND id IN (${list}) RETURNING id, kind`,
-  );
+  const gone = await deleteRows(tx, agentId, ids);
   for (const g of gone) {
     out.ids.push(g.id);
     out.byKind[g.kind] = (out.byKind[g.kind] ?? 0) + 1;

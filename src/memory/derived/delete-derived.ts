@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { deleteRows } from "../delete-rows";
 import { releaseSuperseded } from "../supersede";
 
 type Tx = Pick<Db, "execute" | "select" | "update">;
@@ -50,16 +51,10 @@ export async function deleteDerived(
           ORDER BY 1`,
       );
       if (citing.length === 0) continue;
-      const list = sql.join(
-        citing.map((r) => sql`${r.id}`),
-        sql`, `,
-      );
-      await tx.execute(
-        sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${list}) ORDER BY id COLLATE "C" FOR UPDATE`,
-      );
-      const gone = await queryRows<{ id: string; kind: DerivedKind }>(
+      const gone = await deleteRows<DerivedKind>(
         tx,
-        sql`DELETE FROM memories WHERE agent_id = ${agentId} AND id IN (${list}) RETURNING id, kind`,
+        agentId,
+        citing.map((r) => r.id),
       );
       for (const g of gone) {
         counts[g.kind] = (counts[g.kind] ?? 0) + 1;
