@@ -8,6 +8,8 @@ import type { IngestDeps } from "./ingest/github/deps";
 import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { ProcessorDeps } from "./jobs/processors";
 import type { Logger } from "./lib/logger";
+import { createLlmBudget } from "./memory/budget/budget";
+import { meteredChat } from "./memory/budget/metered-chat";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
@@ -15,6 +17,7 @@ import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
 import { withEmbeddingCache } from "./providers/embedding-cache";
+import { createOfflineImportanceScorer } from "./providers/importance/offline-scorer";
 import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";
@@ -80,6 +83,12 @@ export async function composeSystem(
     logger,
     metrics: overrides.metrics ?? createMetrics({ defaultMetrics: false }),
   };
+  const budget = createLlmBudget({
+    db: core.db,
+    clock: core.clock,
+    defaults: config.llmBudget,
+    metrics: core.metrics,
+  });
   // Providers given by the caller are the caller's to close.
   const ownProviders = !overrides.providers;
   const providers =
@@ -90,6 +99,8 @@ export async function composeSystem(
       llm: config.llm ?? undefined,
       importanceExamples: config.importanceExamples ?? undefined,
       logger,
+      // Every completion made for an agent counts against its day (src/memory/budget).
+      meter: (chat) => meteredChat(chat, budget),
     }));
   const queues = composeQueues(config, core);
   // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.
@@ -110,6 +121,7 @@ export async function composeSystem(
     supersession: notifiers.supersession,
     learning: config.learning,
     retrieval: config.retrieval,
+    budget,
   };
   const reflect: ReflectAgentDeps = {
     ...memory,
@@ -131,6 +143,11 @@ export async function composeSystem(
     ...reflect,
     ...github,
     importance: providers.importance,
+    // Past an agent's LLM budget importance is scored offline (marked so in importanceSource).
+    offlineImportance: createOfflineImportanceScorer({
+      embedder: providers.embedder,
+      ...(config.importanceExamples ? { examples: config.importanceExamples } : {}),
+    }),
     claimMs: config.jobs.claimMs,
     // Cached: each consolidation embeds its task type's recent task texts again.
     taskEmbedder: withEmbeddingCache(providers.embedder),

@@ -97,6 +97,10 @@ export const EnvSchema = z.object({
   GITHUB_TOKEN: z.string().min(1).optional(),
   /** GitHub REST API base URL (GitHub Enterprise: https://<host>/api/v3). */
   GITHUB_API_URL: z.string().url().default("https://api.github.com"),
+  /** An agent's LLM tokens (prompt + completion, as the provider reports them) per UTC day; 0 = unlimited. An agent's `llmBudget` setting overrides it. */
+  MEMSTREAM_LLM_DAILY_TOKENS: z.coerce.number().int().min(0).default(0),
+  /** An agent's chat completions per UTC day; 0 = unlimited. An agent's `llmBudget` setting overrides it. */
+  MEMSTREAM_LLM_DAILY_CALLS: z.coerce.number().int().min(0).default(0),
   /** Summed importance since the last reflection that triggers one (paper: 150); 0 turns the trigger off. */
   REFLECTION_THRESHOLD: z.coerce.number().int().min(0).max(LIMITS.maxReflectionThreshold).default(150),
   /** Tokenizer for `maxTokens` context budgets. */
@@ -315,6 +319,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     github,
     /** Deployment default; an agent's `reflection_threshold` setting overrides it. 0 = no threshold trigger. */
     reflectionThreshold: e.REFLECTION_THRESHOLD,
+    /** Deployment default of an agent's daily LLM budget (docs/adr/0041-llm-budget.md); 0 = unlimited. */
+    llmBudget: { dailyTokens: e.MEMSTREAM_LLM_DAILY_TOKENS, dailyCalls: e.MEMSTREAM_LLM_DAILY_CALLS },
     tokenizerEncoding: e.TOKENIZER_ENCODING,
     /** Threads (0 = inline) and time budget of the CPU-heavy text steps (src/memory/text/text-work.ts). */
     work: {

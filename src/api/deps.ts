@@ -19,6 +19,7 @@ export type AppDeps = {
     | "maxBodyBytes"
     | "github"
     | "reflectionThreshold"
+    | "llmBudget"
     | "tokenizerEncoding"
     | "learning"
   >;

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   reflection_failed: 502,
   unavailable: 503,
   retrieve_timeout: 503,
+  llm_budget_exhausted: 429,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 /** Statuses Hono's own middleware throws (as `HTTPException`), as our codes. */

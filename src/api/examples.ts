@@ -67,6 +67,14 @@ export const STATS_EXAMPLE = {
   newest: "2026-02-13T17:55:00.000Z",
   forgotten: 0,
   retainedAt: null,
+  llmBudget: {
+    day: "2026-02-13",
+    resetsAt: "2026-02-14T00:00:00.000Z",
+    limits: { tokens: 200_000, calls: null },
+    spent: { tokens: 48_210, promptTokens: 45_900, completionTokens: 2_310, calls: 131 },
+    remaining: { tokens: 151_790, calls: null },
+    exhausted: false,
+  },
 };
 
 export const DELIVERY_EXAMPLE = {

@@ -24,6 +24,7 @@ export const AGENT_TABLES = [
   "memory_revisions",
   "agent_lexicon",
   "retrieval_log",
+  "llm_spend",
 ] as const;
 
 /**

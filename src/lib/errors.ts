@@ -19,6 +19,7 @@ export const ErrorCode = z.enum([
   "reflection_failed",
   "unavailable",
   "retrieve_timeout",
+  "llm_budget_exhausted",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -108,5 +109,12 @@ export class InvalidSignature extends DomainError {
 export class ReflectionFailed extends DomainError {
   constructor(message: string, details?: Record<string, unknown>) {
     super("reflection_failed", message, details);
+  }
+}
+
+/** The agent's daily LLM budget is spent; the work waits for the next day. Maps to 429. */
+export class BudgetExhausted extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("llm_budget_exhausted", message, details);
   }
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../db/client";
 import { isoUtc } from "../db/iso";
+import type { LlmBudgetStatus } from "./budget/budget";
 import { purgeExpired } from "./deletion/purge-expired";
 import type { MemoryDeps } from "./deps";
 import { FIELDS } from "./enrichment/fields";
@@ -19,6 +20,8 @@ export type AgentStats = {
   forgotten: number;
   /** When the agent.retain job last applied the agent's policy; null = never. */
   retainedAt: string | null;
+  /** Today's LLM spend, limits and what is left; null when the deps carry no budget. */
+  llmBudget: LlmBudgetStatus | null;
 };
 
 type Row = {
@@ -43,7 +46,7 @@ const emb = FIELDS.embedding.status;
  * all (two statements could count a memory as both still there and forgotten).
  */
 export async function agentStats(
-  deps: Pick<MemoryDeps, "db" | "clock">,
+  deps: Pick<MemoryDeps, "db" | "clock" | "budget">,
   agentId: string,
 ): Promise<AgentStats> {
   await purgeExpired(deps, agentId, deps.clock.now());
@@ -72,6 +75,7 @@ export async function agentStats(
     newest: null,
     forgotten: Number(retention?.forgotten ?? 0),
     retainedAt: retention?.retainedAt ?? null,
+    llmBudget: deps.budget ? await deps.budget.status(agentId) : null,
   };
   for (const r of rows) {
     const n = Number(r.n);

@@ -1,5 +1,6 @@
 import type { Core } from "../core";
 import type { Embedder } from "../providers/types";
+import type { LlmBudget } from "./budget/budget";
 import type { RetrievalLogBounds } from "./learning/log";
 import type { LearningConfig } from "./learning/state";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
@@ -67,6 +68,8 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   supersession?: SupersessionScheduler;
   /** Told of feedback once an agent has enough for a fit; absent = no fits are started. */
   learner?: LearningScheduler;
+  /** The agents' daily LLM budgets (src/memory/budget); absent = unlimited and uncounted. */
+  budget?: LlmBudget;
   /** Learning's switch and thresholds; absent = LEARNING_DEFAULTS (off). */
   learning?: LearningConfig;
   /** Retrieval tuning; defaults apply when absent. */

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { agentSettings } from "../db/schema";
+import type { LlmBudgetDefaults, LlmBudgetLimits } from "./budget/budget";
 import type { MemoryDeps } from "./deps";
 import { type LearnedState, NO_LEARNING } from "./learning/state";
 import { effectiveLessonSettings, type LessonSettings } from "./lessons/settings";
@@ -27,10 +28,18 @@ export type AgentSettings = {
   effectiveLearnWeights: boolean;
   /** The learned weights (null until a fit is adopted), their evidence and the last fit tried. */
   learned: LearnedState;
+  /** The agent's daily LLM limits; null = the deployment default (a field left out too). 0 = unlimited. */
+  llmBudget: LlmBudgetLimits | null;
+  effectiveLlmBudget: LlmBudgetDefaults;
 };
 
 /** Deployment defaults of the settings an agent may leave unset. */
-export type SettingsDefaults = { reflectionThreshold: number; learnWeights: boolean };
+export type SettingsDefaults = {
+  reflectionThreshold: number;
+  learnWeights: boolean;
+  /** Absent: unlimited (0). */
+  llmBudget?: LlmBudgetDefaults;
+};
 
 /** A settings change: a field left out keeps its value; null resets it to the deployment default. */
 export type AgentSettingsPatch = {
@@ -39,6 +48,7 @@ export type AgentSettingsPatch = {
   lessons?: LessonSettings | null;
   retention?: RetentionPolicy | null;
   learnWeights?: boolean | null;
+  llmBudget?: LlmBudgetLimits | null;
 };
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
@@ -78,6 +88,7 @@ function present(
     retention: RetentionPolicy | null;
     learnWeights: boolean | null;
     learned: LearnedState | null;
+    llmBudget: LlmBudgetLimits | null;
   } | null,
   defaults: SettingsDefaults,
 ): AgentSettings {
@@ -98,5 +109,10 @@ function present(
     learnWeights,
     effectiveLearnWeights: learning,
     learned,
+    llmBudget: row?.llmBudget ?? null,
+    effectiveLlmBudget: {
+      dailyTokens: row?.llmBudget?.dailyTokens ?? defaults.llmBudget?.dailyTokens ?? 0,
+      dailyCalls: row?.llmBudget?.dailyCalls ?? defaults.llmBudget?.dailyCalls ?? 0,
+    },
   };
 }

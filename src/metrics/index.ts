@@ -123,6 +123,23 @@ export function createMetrics(opts: { defaultMetrics?: boolean; eventLoop?: bool
       labelNames: ["kind"] as const,
       registers,
     }),
+    llmTokens: new Counter({
+      name: "memstream_llm_tokens_total",
+      help: "LLM tokens counted against agents' daily budgets, as the provider reported them, by kind (prompt, completion)",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    llmCalls: new Counter({
+      name: "memstream_llm_calls_total",
+      help: "Chat completions counted against agents' daily budgets",
+      registers,
+    }),
+    llmBudgetDeferred: new Counter({
+      name: "memstream_llm_budget_deferred_total",
+      help: "LLM work not done because the agent's daily budget was spent, by work (importance: scored offline instead; reflection, supersession: left for the next day; lesson: template wording)",
+      labelNames: ["work"] as const,
+      registers,
+    }),
     webhookDeliveries: new Counter({
       name: "memstream_webhook_deliveries_total",
       help: "GitHub webhook deliveries received, by status (accepted, duplicate: a known delivery id, replay: a known body under a new id, rejected: bad or missing signature)",

@@ -30,6 +30,8 @@ export type ProvidersConfig = {
   /** Chat model for importance and reflection; without it importance is offline and reflection is off. */
   llm?: { model: string };
   importanceExamples?: ImportanceExamples;
+  /** Wraps the chat model before anything uses it (the LLM budget's meter, src/memory/budget). */
+  meter?: (chat: ChatModel) => ChatModel;
 };
 
 export type Providers = {
@@ -75,7 +77,8 @@ export async function createProviders(cfg: ProvidersConfig): Promise<Providers> 
     warm = () => offline.warm();
   }
 
-  const chat = client && cfg.llm ? createOpenAIChat({ client, model: cfg.llm.model }) : null;
+  const raw = client && cfg.llm ? createOpenAIChat({ client, model: cfg.llm.model }) : null;
+  const chat = raw && cfg.meter ? cfg.meter(raw) : raw;
   const examples = cfg.importanceExamples;
   const importance = chat
     ? createLlmImportanceScorer({ chat, ...(examples ? { examples } : {}) })

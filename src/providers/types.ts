@@ -26,7 +26,12 @@ export interface ChatModel {
   readonly modelId: string;
   complete(
     messages: ChatMessage[],
-    options?: { temperature?: number; maxTokens?: number },
+    options?: {
+      temperature?: number;
+      maxTokens?: number;
+      /** The agent the call works for: a metered model (src/memory/budget/metered-chat.ts) counts it against its budget. */
+      agentId?: string;
+    },
   ): Promise<ChatResult>;
 }
 

@@ -444,6 +444,12 @@ describe("list, get, patch, delete, erase, stats", () => {
       newest: "2024-03-01T00:00:00.000Z",
       forgotten: 0,
       retainedAt: null,
+      // No LLM calls, no limits (test/jobs/llm-budget.test.ts spends them).
+      llmBudget: expect.objectContaining({
+        limits: { tokens: null, calls: null },
+        spent: { tokens: 0, promptTokens: 0, completionTokens: 0, calls: 0 },
+        exhausted: false,
+      }),
     });
     expect(await (await t.call("DELETE", agentPath(a))).json()).toEqual({
       deleted: 3,

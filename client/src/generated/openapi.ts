@@ -141,8 +141,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Counts by kind and enrichment state, and the time span
-         * @description How many memories the agent has by kind and by enrichment state (importance and embedding pending, ready or failed), and the creation times of the oldest and newest. An agent with no memories answers zeros, not 404.
+         * Counts by kind and enrichment state, the time span, and today's LLM spend
+         * @description How many memories the agent has by kind and by enrichment state (importance and embedding pending, ready or failed), the creation times of the oldest and newest, and today's LLM spend against its daily budget (`llmBudget`). An agent with no memories answers zeros, not 404.
          */
         get: operations["getAgentStats"];
         put?: never;
@@ -326,7 +326,7 @@ export interface paths {
          */
         get: operations["getAgentSettings"];
         /**
-         * Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation)
+         * Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation, LLM budget)
          * @description Changes the fields given: a field left out keeps its stored value, `null` returns it to the deployment default. Answers the stored settings and the values now in force (`effective…`). Retrieve defaults apply to the next retrieve; a retention policy on the next `agent.retain` run.
          */
         put: operations["updateAgentSettings"];
@@ -585,7 +585,7 @@ export interface components {
          * @example invalid_request
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "unauthorized" | "invalid_signature" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal" | "not_configured" | "invalid_provider_answer" | "reflection_failed" | "unavailable" | "retrieve_timeout";
+        ErrorCode: "invalid_request" | "unauthorized" | "invalid_signature" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal" | "not_configured" | "invalid_provider_answer" | "reflection_failed" | "unavailable" | "retrieve_timeout" | "llm_budget_exhausted";
         NewMemory: {
             description: string;
             /** @enum {string} */
@@ -758,7 +758,33 @@ export interface components {
             forgotten: number;
             /** @description Last run of the agent's retention policy; null = never */
             retainedAt: string | null;
+            llmBudget: components["schemas"]["LlmBudgetStatus"];
         };
+        /** @description Today's LLM spend (the provider's reported usage) against the agent's daily budget */
+        LlmBudgetStatus: {
+            /** @description The UTC day counted, YYYY-MM-DD */
+            day: string;
+            /** @description When the next day's budget starts */
+            resetsAt: string;
+            /** @description Limits in force; null = unlimited */
+            limits: {
+                tokens: number | null;
+                calls: number | null;
+            };
+            spent: {
+                tokens: number;
+                promptTokens: number;
+                completionTokens: number;
+                calls: number;
+            };
+            /** @description null = unlimited */
+            remaining: {
+                tokens: number | null;
+                calls: number | null;
+            };
+            /** @description A limit is reached: importance is scored offline, reflection and supersession wait for resetsAt */
+            exhausted: boolean;
+        } | null;
         ScoredMemory: components["schemas"]["Memory"] & {
             score: number;
             scores: {
@@ -1157,6 +1183,12 @@ export interface components {
             learnWeights: boolean | null;
             effectiveLearnWeights: boolean;
             learned: components["schemas"]["LearnedWeights"];
+            llmBudget: components["schemas"]["LlmBudgetSettings"];
+            /** @description The daily limits in force (0 = unlimited) */
+            effectiveLlmBudget: {
+                dailyTokens: number;
+                dailyCalls: number;
+            };
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
@@ -1258,6 +1290,13 @@ export interface components {
             /** @description Feedback before it is not used (DELETE /learned-weights) */
             resetAt: string | null;
         };
+        /** @description The agent's daily LLM budget. Past it importance is scored offline (importanceSource `budget:offline:…`), reflection and supersession wait for the next day, lessons take the template wording */
+        LlmBudgetSettings: {
+            /** @description Prompt plus completion tokens per UTC day, as the provider reports them; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_TOKENS */
+            dailyTokens?: number;
+            /** @description Chat completions per UTC day; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_CALLS */
+            dailyCalls?: number;
+        } | null;
         Outcome: components["schemas"]["Memory"] & {
             outcome: components["schemas"]["OutcomeFields"];
         };
@@ -2480,7 +2519,26 @@ export interface operations {
                      *       "oldest": "2026-02-01T08:00:00.000Z",
                      *       "newest": "2026-02-13T17:55:00.000Z",
                      *       "forgotten": 0,
-                     *       "retainedAt": null
+                     *       "retainedAt": null,
+                     *       "llmBudget": {
+                     *         "day": "2026-02-13",
+                     *         "resetsAt": "2026-02-14T00:00:00.000Z",
+                     *         "limits": {
+                     *           "tokens": 200000,
+                     *           "calls": null
+                     *         },
+                     *         "spent": {
+                     *           "tokens": 48210,
+                     *           "promptTokens": 45900,
+                     *           "completionTokens": 2310,
+                     *           "calls": 131
+                     *         },
+                     *         "remaining": {
+                     *           "tokens": 151790,
+                     *           "calls": null
+                     *         },
+                     *         "exhausted": false
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["AgentStats"];
@@ -3356,6 +3414,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The agent's daily LLM budget is spent (`llm_budget_exhausted`; `details.resetsAt` says when it refills) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
             500: {
                 headers: {
@@ -3567,6 +3634,13 @@ export interface operations {
                      *         "fittedAt": null,
                      *         "lastFit": null,
                      *         "resetAt": null
+                     *       },
+                     *       "llmBudget": {
+                     *         "dailyTokens": 200000
+                     *       },
+                     *       "effectiveLlmBudget": {
+                     *         "dailyTokens": 200000,
+                     *         "dailyCalls": 0
                      *       }
                      *     }
                      */
@@ -3702,6 +3776,13 @@ export interface operations {
                     } | null;
                     /** @description Whether weights learned from the agent's feedback (POST /feedback) are fitted and rank its retrieves (request weights still win); null = MEMSTREAM_LEARN_WEIGHTS; absent = unchanged */
                     learnWeights?: boolean | null;
+                    /** @description Daily LLM limits, replacing earlier ones; null = the deployment defaults; absent = unchanged */
+                    llmBudget?: {
+                        /** @description Prompt plus completion tokens per UTC day, as the provider reports them; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_TOKENS */
+                        dailyTokens?: number;
+                        /** @description Chat completions per UTC day; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_CALLS */
+                        dailyCalls?: number;
+                    } | null;
                 };
             };
         };
@@ -3768,6 +3849,13 @@ export interface operations {
                      *         "fittedAt": null,
                      *         "lastFit": null,
                      *         "resetAt": null
+                     *       },
+                     *       "llmBudget": {
+                     *         "dailyTokens": 200000
+                     *       },
+                     *       "effectiveLlmBudget": {
+                     *         "dailyTokens": 200000,
+                     *         "dailyCalls": 0
                      *       }
                      *     }
                      */

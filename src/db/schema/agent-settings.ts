@@ -1,4 +1,5 @@
 import { boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { LlmBudgetLimits } from "../../memory/budget/limits-shape";
 import type { LearnedState } from "../../memory/learning/state";
 import type { LessonSettings } from "../../memory/lessons/settings-shape";
 import type { RetentionPolicy } from "../../memory/retention/policy";
@@ -22,6 +23,8 @@ export const agentSettings = pgTable("agent_settings", {
   learnWeights: boolean("learn_weights"),
   /** What learning left: adopted weights, their evidence, the last fit (src/memory/learning/state.ts). */
   learned: jsonb("learned").$type<LearnedState>(),
+  /** Daily LLM limits (`dailyTokens`, `dailyCalls`); null or a field left out = the deployment default. */
+  llmBudget: jsonb("llm_budget").$type<LlmBudgetLimits>(),
   /** Memories deleted by retention so far (job and forget route), for the agent's stats. */
   forgotten: integer("forgotten").notNull().default(0),
   /** When the `agent.retain` job last ran its policy; the sweep enqueues it again an interval later. */

@@ -7,6 +7,7 @@ export * from "./github-event-keys";
 export * from "./github-imports";
 export * from "./lesson-revisions";
 export * from "./lexicon";
+export * from "./llm-spend";
 export * from "./memories";
 export * from "./memory-embeddings";
 export * from "./memory-revisions";

@@ -5,7 +5,7 @@ import { errorText } from "../../memory/enrichment/fields";
 import { storeScores } from "../../memory/enrichment/store";
 import { recordEnrichmentLag } from "../../metrics";
 import type { ImportanceScorer } from "../../providers/types";
-import { isFinalAttempt, type Processor } from "./types";
+import { isFinalAttempt, type Processor, type ProcessorContext } from "./types";
 
 /** Unusable replies tolerated per memory before it is marked failed (counted in `attempts`). */
 export const MAX_INVALID_REPLIES = 3;
@@ -25,10 +25,10 @@ export const scoreImportance: Processor<"memories.score"> = async (payload, ctx)
   if (rows.length === 0) return { claimed: 0, scored: 0, invalid: 0 };
   const ref = (r: ClaimedRow) => ({ memoryId: r.id, revision: r.revision, agentId: r.agentId });
   let stored = 0;
-  const outcomes = await scoreRows(ctx.importance, rows, async (scored) => {
+  const outcomes = await scoreRows(ctx.importance, scorerFor(ctx), rows, async (scored, source) => {
     const ready = await storeScores(
       ctx.db,
-      ctx.importance.id,
+      source,
       scored.map((o) => ({ ...ref(o.row), score: o.score })),
     );
     stored += ready.length;
@@ -74,6 +74,28 @@ export const scoreImportance: Processor<"memories.score"> = async (payload, ctx)
   return { claimed: rows.length, scored: stored, invalid: invalid.length };
 };
 
+/** What marks a score made offline because the agent's LLM budget was spent (`importanceSource`). */
+export const BUDGET_SOURCE_PREFIX = "budget:";
+
+/**
+ * The scorer for one memory: the configured one, or — when it is the LLM and the agent's daily
+ * budget is spent — the offline scorer, its scores marked `budget:offline:…`. Asked before each
+ * call (one primary-key read), so a budget spent mid-chunk stops the LLM calls from that row on.
+ */
+function scorerFor(ctx: ProcessorContext): ((agentId: string) => Promise<ImportanceScorer>) | null {
+  const { budget, offlineImportance, chat } = ctx;
+  if (!budget || !offlineImportance || !chat) return null;
+  const fallback: ImportanceScorer = {
+    id: `${BUDGET_SOURCE_PREFIX}${offlineImportance.id}`,
+    score: (texts, context) => offlineImportance.score(texts, context),
+  };
+  return async (agentId) => {
+    if (!(await budget.exhausted(agentId))) return ctx.importance;
+    budget.deferred("importance");
+    return fallback;
+  };
+}
+
 /**
  * One outcome per row. A scorer that calls a provider per memory is called per memory, so one
  * bad reply does not discard the others (each was a paid call), and each score is stored as soon
@@ -81,12 +103,13 @@ export const scoreImportance: Processor<"memories.score"> = async (payload, ctx)
  */
 async function scoreRows(
   scorer: ImportanceScorer,
+  pick: ((agentId: string) => Promise<ImportanceScorer>) | null,
   rows: ClaimedRow[],
-  store: (scored: { row: ClaimedRow; score: number }[]) => Promise<void>,
+  store: (scored: { row: ClaimedRow; score: number }[], source: string) => Promise<void>,
 ): Promise<Outcome[]> {
   const texts = rows.map((r) => r.description);
   const ctx = { agentId: rows[0]?.agentId ?? "" };
-  if (!scorer.callPerDescription) {
+  if (!scorer.callPerDescription && !pick) {
     let scored: { row: ClaimedRow; score: number }[];
     try {
       const scores = await scorer.score(texts, ctx);
@@ -94,7 +117,7 @@ async function scoreRows(
     } catch (error) {
       return rows.map((row) => ({ row, error }));
     }
-    await store(scored);
+    await store(scored, scorer.id);
     return scored;
   }
   const out = new Array<Outcome>(rows.length);
@@ -103,9 +126,10 @@ async function scoreRows(
     for (let i = next++; i < rows.length; i = next++) {
       const row = rows[i] as ClaimedRow;
       try {
-        const [score] = await scorer.score([row.description], { agentId: row.agentId });
+        const s = pick ? await pick(row.agentId) : scorer;
+        const [score] = await s.score([row.description], { agentId: row.agentId });
         out[i] = { row, score: score ?? 0 };
-        await store([{ row, score: score ?? 0 }]);
+        await store([{ row, score: score ?? 0 }], s.id);
       } catch (error) {
         out[i] = { row, error };
       }

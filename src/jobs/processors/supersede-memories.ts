@@ -7,17 +7,25 @@ import type { Processor } from "./types";
  * contradicts its most similar earlier memories and records the supersession it finds
  * (src/memory/supersession/detect.ts; docs/adr/0029). Idempotent: a memory already superseded is
  * not shown again, and a re-run marks nothing twice. A provider fault or an unusable answer
- * throws, so the queue backs off and retries; the memories stay as they are meanwhile.
+ * throws, so the queue backs off and retries; the memories stay as they are meanwhile. A memory
+ * of an agent past its daily LLM budget is not asked about (counted as deferred): nothing records
+ * that it was skipped, so it is not asked about later either (docs/adr/0041-llm-budget.md).
  */
 export const supersedeMemories: Processor<"memories.supersede"> = async (payload, ctx) => {
   const chat = ctx.chat;
   if (!chat) throw new UnrecoverableError("memories.supersede needs LLM_MODEL");
   let asked = 0;
   let superseded = 0;
+  let deferred = 0;
   for (const item of payload.items) {
+    if (await ctx.budget?.exhausted(item.agentId)) {
+      ctx.budget?.deferred("supersession");
+      deferred++;
+      continue;
+    }
     const r = await detectSupersession({ db: ctx.db, chat }, item, ctx.embedder.modelId);
     if (r.asked) asked++;
     superseded += r.superseded;
   }
-  return { memories: payload.items.length, asked, superseded };
+  return { memories: payload.items.length, asked, superseded, deferred };
 };

@@ -16,6 +16,8 @@ export type ProcessorDeps = Core &
   IngestDeps &
   ConsolidateDeps & {
     importance: ImportanceScorer;
+    /** Scores instead of `importance` for an agent past its LLM budget; absent = `importance` always. */
+    offlineImportance?: ImportanceScorer;
     /** How long a claim on a memory lasts (longer than one provider call with its retries). */
     claimMs: number;
     /** Where the GitHub REST API is and its token, for `github.import`. */

@@ -26,7 +26,7 @@ const LESSON_SAMPLE = 20;
 export const MAX_LESSON_CITATIONS = 100;
 
 /** The core's database and clock, the enrichment seam, and the models lessons use. */
-export type ConsolidateDeps = Pick<MemoryDeps, "db" | "clock" | "enrichment"> & {
+export type ConsolidateDeps = Pick<MemoryDeps, "db" | "clock" | "enrichment" | "budget"> & {
   /** Embeds task texts for similarity (a cached one: runs embed the same tasks again). */
   taskEmbedder: Embedder;
   /** Words lessons when configured; null = the deterministic template. */
@@ -58,6 +58,11 @@ export async function consolidateOutcomes(
   const recent = (await recentOutcomes(deps.db, agentId, taskType)).reverse();
   const inLesson = new Set(lessons.flatMap((l) => l.citations));
   const fresh = recent.filter((o) => !inLesson.has(o.memoryId));
+  // Past the agent's LLM budget lessons take the template wording (their `wording` says so); the next revision may reword them.
+  const overBudget = deps.chat !== null && (await deps.budget?.exhausted(agentId)) === true;
+  if (overBudget) deps.budget?.deferred("lesson");
+  const chat = overBudget ? null : deps.chat;
+  const word = (facts: LessonFacts) => wordLesson(chat, agentId, facts, opts.templateFallback);
   const result: ConsolidateResult = { considered: recent.length, created: 0, revised: 0, waiting: 0 };
   if (fresh.length === 0) {
     await markConsolidated(
@@ -95,7 +100,7 @@ export async function consolidateOutcomes(
     const example = byId.get(lesson.citations[0] ?? "")?.task ?? fields(joined)[0]?.task ?? "";
     const facts = lessonFacts(taskType, example, addOutcomes(lesson.stats, fields(joined)));
     const outcomeIds = [...lesson.citations, ...joined].slice(-MAX_LESSON_CITATIONS);
-    const wording = await word(deps.chat, facts, opts.templateFallback);
+    const wording = await word(facts);
     const revised = await reviseLesson(deps.db, agentId, since, now, lesson, facts, {
       ...wording,
       outcomeIds,
@@ -107,7 +112,7 @@ export async function consolidateOutcomes(
   for (const group of plan.created) {
     const members = fields(group);
     const facts = lessonFacts(taskType, members[0]?.task ?? "", addOutcomes(emptyStats(), members));
-    const wording = await word(deps.chat, facts, opts.templateFallback);
+    const wording = await word(facts);
     const outcomeIds = group.slice(-MAX_LESSON_CITATIONS);
     const id = await createLesson(deps.db, agentId, since, now, facts, { ...wording, outcomeIds });
     if (!id) continue;
@@ -126,15 +131,16 @@ export async function consolidateOutcomes(
 }
 
 /** Lesson wording: the LLM's through the versioned prompt, else (offline, or its last chance failed) the template. */
-async function word(
+async function wordLesson(
   chat: ChatModel | null,
+  agentId: string,
   facts: LessonFacts,
   templateFallback: boolean,
 ): Promise<{ description: string; wording: string }> {
   const template = { description: templateWording(facts), wording: TEMPLATE_VERSION };
   if (!chat) return template;
   try {
-    const reply = await chat.complete(renderLessonPrompt(facts), { temperature: 0, maxTokens: 200 });
+    const reply = await chat.complete(renderLessonPrompt(facts), { temperature: 0, maxTokens: 200, agentId });
     const text = parseLessonReply(reply.text, facts);
     if (!text) throw new Error("the model's answer is not a lesson (empty, too long, or naming no strategy)");
     return { description: text, wording: LESSON_PROMPT_VERSION };

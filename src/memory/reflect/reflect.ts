@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { memories } from "../../db/schema";
-import { NotConfigured } from "../../lib/errors";
+import { BudgetExhausted, NotConfigured } from "../../lib/errors";
 import type { ChatModel } from "../../providers/types";
 import { afterCommit } from "../after-commit";
 import { createMemories } from "../create-memories";
@@ -28,8 +28,9 @@ const ERROR_CHARS = 1_000;
 export type ReflectionResult = { run: ReflectionRun; insights: Memory[] };
 
 /**
- * Runs a reflection now. Throws `NotConfigured` without an LLM and `Conflict` while another
- * run of this agent is in progress (in any process). Any failure after the claim (LLM, embedder,
+ * Runs a reflection now. Throws `NotConfigured` without an LLM, `BudgetExhausted` when the
+ * agent's daily LLM budget is spent, and `Conflict` while another run of this agent is in
+ * progress (in any process). Any failure after the claim (LLM, embedder,
  * database) marks the run `failed` with the error and stores no insight; the run is returned,
  * not thrown, so callers decide what a failure means for them.
  */
@@ -43,10 +44,22 @@ export async function reflectAgent(
       "reflection needs an LLM: set LLM_MODEL and OPENAI_BASE_URL (and OPENAI_API_KEY)",
     );
   }
+  // A run admitted under the budget completes (its calls are counted); the next one waits.
+  const budget = await deps.budget?.status(agentId);
+  if (budget?.exhausted) {
+    throw new BudgetExhausted(
+      `the agent's LLM budget for ${budget.day} is spent; reflection waits until ${budget.resetsAt}`,
+      {
+        resetsAt: budget.resetsAt,
+        limits: budget.limits,
+        spent: budget.spent,
+      },
+    );
+  }
   // Before anything is read: insights drawn from a stream erased meanwhile are never stored.
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   const claimed = await claimRun(deps.db, agentId, trigger, deps.clock.now());
-  const { chat, usage } = countingChat(deps.chat);
+  const { chat, usage } = countingChat(deps.chat, agentId);
   try {
     const plan = await runReflection({
       chat,
@@ -147,14 +160,17 @@ async function recentMemories(db: Db, agentId: string, limit: number): Promise<M
   return rows.reverse().map(toMemory);
 }
 
-/** Wraps a chat model to add up usage as calls complete, so a failed run still records what it spent. */
-function countingChat(inner: ChatModel): { chat: ChatModel; usage: ReflectionRun["usage"] } {
+/**
+ * Wraps a chat model to add up usage as calls complete, so a failed run still records what it
+ * spent; each call is made for the agent, so a metered model counts it against its budget.
+ */
+function countingChat(inner: ChatModel, agentId: string): { chat: ChatModel; usage: ReflectionRun["usage"] } {
   const usage = { promptTokens: 0, completionTokens: 0, llmCalls: 0 };
   const chat: ChatModel = {
     modelId: inner.modelId,
     async complete(messages, options) {
       usage.llmCalls += 1;
-      const res = await inner.complete(messages, options);
+      const res = await inner.complete(messages, { ...options, agentId });
       usage.promptTokens += res.usage.promptTokens;
       usage.completionTokens += res.usage.completionTokens;
       return res;

@@ -6,7 +6,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { agentSettings, reflectionRuns } from "../../db/schema";
-import { Conflict } from "../../lib/errors";
+import { BudgetExhausted, Conflict } from "../../lib/errors";
 import { type ReflectionResult, reflectAgent } from "./reflect";
 import { abandonThresholdRun } from "./runs";
 import type { ReflectAgentDeps } from "./types";
@@ -71,11 +71,17 @@ async function thresholdReached(deps: ReflectAgentDeps, agentId: string): Promis
 }
 
 /**
- * Whether a threshold reflection should be enqueued now: the threshold is reached and the agent
- * is not backing off after a failed run. Asked when importance is added (one indexed sum).
+ * Whether a threshold reflection should be enqueued now: the threshold is reached, the agent
+ * is not backing off after a failed run, and its LLM budget is not spent. Asked when importance is added (one indexed sum).
  */
 export async function dueForReflection(deps: ReflectAgentDeps, agentId: string): Promise<boolean> {
-  return (await thresholdReached(deps, agentId)) && !(await backingOff(deps, agentId));
+  if (!(await thresholdReached(deps, agentId)) || (await backingOff(deps, agentId))) return false;
+  // Past the day's LLM budget no job is enqueued: the first importance added after the day turns asks again.
+  if (await deps.budget?.exhausted(agentId)) {
+    deps.budget?.deferred("reflection");
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -98,6 +104,11 @@ export async function reflectOnThreshold(
   } catch (err) {
     // Another process is reflecting this agent right now: that run covers these memories.
     if (err instanceof Conflict) return null;
+    // The day's budget is spent: the threshold stays reached, and the next day's first importance asks again.
+    if (err instanceof BudgetExhausted) {
+      deps.budget?.deferred("reflection");
+      return null;
+    }
     throw err;
   }
 }

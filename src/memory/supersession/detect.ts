@@ -71,7 +71,7 @@ export async function detectSupersession(
       { description: subject.description, createdAt: at(subject.createdAt) },
       earlier.map((e) => ({ description: e.description, createdAt: at(e.createdAt) })),
     ),
-    { temperature: 0, maxTokens: 60 },
+    { temperature: 0, maxTokens: 60, agentId },
   );
   const picked = parseSupersedeAnswer(answer.text, earlier.length).map((i) => earlier[i - 1]?.id as string);
   if (picked.length === 0) return { asked: true, superseded: 0 };

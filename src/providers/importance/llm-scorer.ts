@@ -20,10 +20,11 @@ const MAX_REPLY_IN_ERROR = 200;
 export function createLlmImportanceScorer(opts: LlmImportanceScorerOptions): ImportanceScorer {
   const concurrency = opts.concurrency ?? 4;
 
-  async function scoreOne(description: string): Promise<number> {
+  async function scoreOne(description: string, agentId: string | undefined): Promise<number> {
     const { text } = await opts.chat.complete(buildImportancePrompt(description, opts.examples), {
       temperature: 0,
       maxTokens: MAX_REPLY_TOKENS,
+      ...(agentId === undefined ? {} : { agentId }),
     });
     const score = parseImportance(text);
     if (score === null) {
@@ -41,7 +42,8 @@ export function createLlmImportanceScorer(opts: LlmImportanceScorerOptions): Imp
   return {
     id: `llm:${opts.chat.modelId}`,
     callPerDescription: true,
-    score: (descriptions) => mapConcurrent(descriptions, concurrency, scoreOne),
+    score: (descriptions, context) =>
+      mapConcurrent(descriptions, concurrency, (d) => scoreOne(d, context?.agentId)),
   };
 }
 

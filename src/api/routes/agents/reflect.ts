@@ -25,6 +25,9 @@ const route = createRoute({
     }),
     ...apiErrors.agentAction,
     409: errorResponse("A reflection of this agent is already running (`details.runId`)"),
+    429: errorResponse(
+      "The agent's daily LLM budget is spent (`llm_budget_exhausted`; `details.resetsAt` says when it refills)",
+    ),
     501: errorResponse("No LLM is configured, so reflection is off (`not_configured`)"),
     502: errorResponse("The LLM call failed; the run is recorded as failed (`reflection_failed`)"),
   },

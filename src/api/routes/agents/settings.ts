@@ -35,6 +35,23 @@ const Lessons = z
   .strict()
   .openapi("LessonSettings", { description: "Lesson consolidation; a field left out takes its default" });
 
+const DailyLimit = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const LlmBudget = z
+  .object({
+    dailyTokens: DailyLimit.optional().openapi({
+      description:
+        "Prompt plus completion tokens per UTC day, as the provider reports them; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_TOKENS",
+    }),
+    dailyCalls: DailyLimit.optional().openapi({
+      description: "Chat completions per UTC day; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_CALLS",
+    }),
+  })
+  .strict()
+  .openapi("LlmBudgetSettings", {
+    description:
+      "The agent's daily LLM budget. Past it importance is scored offline (importanceSource `budget:offline:…`), reflection and supersession wait for the next day, lessons take the template wording",
+  });
+
 const Body = z
   .object({
     reflectionThreshold: z
@@ -63,6 +80,10 @@ const Body = z
     learnWeights: z.boolean().nullable().optional().openapi({
       description:
         "Whether weights learned from the agent's feedback (POST /feedback) are fitted and rank its retrieves (request weights still win); null = MEMSTREAM_LEARN_WEIGHTS; absent = unchanged",
+    }),
+    llmBudget: LlmBudget.nullable().optional().openapi({
+      description:
+        "Daily LLM limits, replacing earlier ones; null = the deployment defaults; absent = unchanged",
     }),
   })
   .strict();
@@ -126,6 +147,10 @@ const Settings = z
     learnWeights: z.boolean().nullable(),
     effectiveLearnWeights: z.boolean(),
     learned: Learned,
+    llmBudget: LlmBudget.nullable(),
+    effectiveLlmBudget: z.object({ dailyTokens: z.number(), dailyCalls: z.number() }).openapi({
+      description: "The daily limits in force (0 = unlimited)",
+    }),
   })
   .openapi("AgentSettings");
 
@@ -142,6 +167,8 @@ const SETTINGS_EXAMPLE = {
   learnWeights: null,
   effectiveLearnWeights: true,
   learned: NO_LEARNING,
+  llmBudget: { dailyTokens: 200_000 },
+  effectiveLlmBudget: { dailyTokens: 200_000, dailyCalls: 0 },
 };
 
 const put = createRoute({
@@ -150,7 +177,7 @@ const put = createRoute({
   operationId: "updateAgentSettings",
   tags: ["agents"],
   summary:
-    "Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation)",
+    "Set the agent's settings (reflection threshold, retrieve defaults, retention, lesson consolidation, LLM budget)",
   description:
     "Changes the fields given: a field left out keeps its stored value, `null` returns it to the deployment default. Answers the stored settings and the values now in force (`effective…`). Retrieve defaults apply to the next retrieve; a retention policy on the next `agent.retain` run.",
   request: {
@@ -182,6 +209,7 @@ export const registerAgentSettings = (app: App, deps: AppDeps) => {
   const defaults = () => ({
     reflectionThreshold: deps.config.reflectionThreshold,
     learnWeights: deps.config.learning.enabled,
+    llmBudget: deps.config.llmBudget,
   });
   app.openapi(put, async (c) => {
     const { agentId } = c.req.valid("param");

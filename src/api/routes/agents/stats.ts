@@ -5,6 +5,30 @@ import { STATS_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Counts = z.object({ pending: z.number(), ready: z.number(), failed: z.number() });
+const Limit = z.number().nullable();
+const LlmBudget = z
+  .object({
+    day: z.string().openapi({ description: "The UTC day counted, YYYY-MM-DD" }),
+    resetsAt: z.string().openapi({ description: "When the next day's budget starts" }),
+    limits: z
+      .object({ tokens: Limit, calls: Limit })
+      .openapi({ description: "Limits in force; null = unlimited" }),
+    spent: z.object({
+      tokens: z.number(),
+      promptTokens: z.number(),
+      completionTokens: z.number(),
+      calls: z.number(),
+    }),
+    remaining: z.object({ tokens: Limit, calls: Limit }).openapi({ description: "null = unlimited" }),
+    exhausted: z.boolean().openapi({
+      description:
+        "A limit is reached: importance is scored offline, reflection and supersession wait for resetsAt",
+    }),
+  })
+  .openapi("LlmBudgetStatus", {
+    description: "Today's LLM spend (the provider's reported usage) against the agent's daily budget",
+  });
+
 const Stats = z
   .object({
     agentId: z.string(),
@@ -28,6 +52,7 @@ const Stats = z
       .string()
       .nullable()
       .openapi({ description: "Last run of the agent's retention policy; null = never" }),
+    llmBudget: LlmBudget.nullable(),
   })
   .openapi("AgentStats");
 
@@ -36,9 +61,9 @@ const route = createRoute({
   path: "/v1/agents/{agentId}/stats",
   operationId: "getAgentStats",
   tags: ["agents"],
-  summary: "Counts by kind and enrichment state, and the time span",
+  summary: "Counts by kind and enrichment state, the time span, and today's LLM spend",
   description:
-    "How many memories the agent has by kind and by enrichment state (importance and embedding pending, ready or failed), and the creation times of the oldest and newest. An agent with no memories answers zeros, not 404.",
+    "How many memories the agent has by kind and by enrichment state (importance and embedding pending, ready or failed), the creation times of the oldest and newest, and today's LLM spend against its daily budget (`llmBudget`). An agent with no memories answers zeros, not 404.",
   request: { params: AgentParam },
   responses: { 200: json(Stats, "Stats (zeros for an empty stream)", STATS_EXAMPLE), ...apiErrors.agentRead },
 });
