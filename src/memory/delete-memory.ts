@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { retryOnDeadlock } from "../db/retry-deadlock";
 import { memories } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import type { MemoryDeps } from "./deps";
@@ -15,12 +16,14 @@ export async function deleteMemory(
   agentId: string,
   id: string,
 ): Promise<{ id: string; kind: string; derived: DerivedCounts }> {
-  return deps.db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(memories)
-      .where(and(eq(memories.agentId, agentId), eq(memories.id, id)))
-      .returning({ id: memories.id, kind: memories.kind });
-    if (!deleted) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
-    return { id, kind: deleted.kind, derived: await deleteDerived(tx, agentId, [id]) };
-  });
+  return retryOnDeadlock(() =>
+    deps.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(memories)
+        .where(and(eq(memories.agentId, agentId), eq(memories.id, id)))
+        .returning({ id: memories.id, kind: memories.kind });
+      if (!deleted) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
+      return { id, kind: deleted.kind, derived: await deleteDerived(tx, agentId, [id]) };
+    }),
+  );
 }

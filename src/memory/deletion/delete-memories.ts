@@ -1,4 +1,5 @@
 import { and, asc, count, inArray, type SQL } from "drizzle-orm";
+import { retryOnDeadlock } from "../../db/retry-deadlock";
 import { memories } from "../../db/schema";
 import { Invalid } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
@@ -78,10 +79,12 @@ export async function deleteMemories(
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   if (selection.ids) {
     // At most 1,000 ids: one transaction.
-    const deleted = await deps.db.transaction(async (tx) => {
-      await assertNotErased(tx, agentId, since);
-      return deleteIds(tx, agentId, selection.ids);
-    });
+    const deleted = await retryOnDeadlock(() =>
+      deps.db.transaction(async (tx) => {
+        await assertNotErased(tx, agentId, since);
+        return deleteIds(tx, agentId, selection.ids);
+      }),
+    );
     addDeleted(report, deleted);
     const gone = new Set(deleted.ids);
     report.notFound = [...new Set(selection.ids)].filter((id) => !gone.has(id));
@@ -90,24 +93,26 @@ export async function deleteMemories(
   let picked = 0;
   for (;;) {
     const room = Math.min(DELETE_LIMITS.batch, DELETE_LIMITS.perRequest - picked);
-    const done = await deps.db.transaction(async (tx) => {
-      // Shares the agent's lock: an erase in flight is waited for, and one since `since` voids this (409).
-      await assertNotErased(tx, agentId, since);
-      const ids = await tx
-        .select({ id: memories.id })
-        .from(memories)
-        .where(and(...conds))
-        .orderBy(asc(memories.createdAt), asc(memories.id))
-        .limit(room);
-      return {
-        n: ids.length,
-        deleted: await deleteIds(
-          tx,
-          agentId,
-          ids.map((r) => r.id),
-        ),
-      };
-    });
+    const done = await retryOnDeadlock(() =>
+      deps.db.transaction(async (tx) => {
+        // Shares the agent's lock: an erase in flight is waited for, and one since `since` voids this (409).
+        await assertNotErased(tx, agentId, since);
+        const ids = await tx
+          .select({ id: memories.id })
+          .from(memories)
+          .where(and(...conds))
+          .orderBy(asc(memories.createdAt), asc(memories.id))
+          .limit(room);
+        return {
+          n: ids.length,
+          deleted: await deleteIds(
+            tx,
+            agentId,
+            ids.map((r) => r.id),
+          ),
+        };
+      }),
+    );
     picked += done.n;
     addDeleted(report, done.deleted);
     if (done.n < room) return report;

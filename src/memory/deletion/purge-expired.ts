@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { retryOnDeadlock } from "../../db/retry-deadlock";
 import type { DerivedCounts } from "../derived/delete-derived";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { addDeleted, deleteIds } from "./delete-ids";
@@ -29,22 +30,24 @@ export async function purgeExpired(
   if (probe.length === 0) return out;
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   for (;;) {
-    const done = await deps.db.transaction(async (tx) => {
-      await assertNotErased(tx, agentId, since);
-      const ids = await queryRows<{ id: string }>(
-        tx,
-        sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz
-          ORDER BY expires_at LIMIT ${batch}`,
-      );
-      return {
-        picked: ids.length,
-        deleted: await deleteIds(
+    const done = await retryOnDeadlock(() =>
+      deps.db.transaction(async (tx) => {
+        await assertNotErased(tx, agentId, since);
+        const ids = await queryRows<{ id: string }>(
           tx,
-          agentId,
-          ids.map((r) => r.id),
-        ),
-      };
-    });
+          sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz
+          ORDER BY expires_at LIMIT ${batch}`,
+        );
+        return {
+          picked: ids.length,
+          deleted: await deleteIds(
+            tx,
+            agentId,
+            ids.map((r) => r.id),
+          ),
+        };
+      }),
+    );
     addDeleted(out, done.deleted);
     if (done.picked < batch) return out;
   }
