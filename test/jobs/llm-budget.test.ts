@@ -135,6 +135,9 @@ describe("an agent's daily LLM budget", () => {
       error: { code: "llm_budget_exhausted", details: { resetsAt: MIDNIGHT.toISOString() } },
     });
     expect((await stats(tight)).llmBudget?.spent.calls).toBe(1);
+    // The /ui page of the stream says it too.
+    const page = await (await t.app.request(`/ui/agents/${tight}`)).text();
+    expect(page).toMatch(/LLM today: [\d,]+ of 1 tokens, 1 calls · budget spent: LLM work waits until/);
   }, 60_000);
 
   it("another agent is unaffected", async () => {

@@ -1,9 +1,20 @@
 import type { AgentStats } from "../../memory/agent-stats";
 import { describeCounts } from "../../memory/agent-stats";
+import type { LlmBudgetStatus } from "../../memory/budget/budget";
 import { MEMORY_KINDS, type Memory } from "../../memory/types";
 import { Layout } from "../layout";
 import { MemoryRow } from "../memory-parts";
 import { UI_PATH } from "../session";
+
+/** "LLM today: 48,210 of 200,000 tokens, 131 calls · resets 2026-02-14 00:00 UTC", and whether work waits. */
+export function describeBudget(b: LlmBudgetStatus): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const of = (spent: number, limit: number | null, unit: string) =>
+    limit === null ? `${n(spent)} ${unit}` : `${n(spent)} of ${n(limit)} ${unit}`;
+  const resets = `${b.resetsAt.slice(0, 10)} ${b.resetsAt.slice(11, 16)} UTC`;
+  const state = b.exhausted ? `budget spent: LLM work waits until ${resets}` : `resets ${resets}`;
+  return `LLM today: ${of(b.spent.tokens, b.limits.tokens, "tokens")}, ${of(b.spent.calls, b.limits.calls, "calls")} · ${state}`;
+}
 
 /** One agent's stream, newest first, a page at a time. */
 export function MemoriesPage(props: {
@@ -25,6 +36,7 @@ export function MemoriesPage(props: {
         {describeCounts(stats)} · importance {stats.importance.pending} pending, {stats.importance.failed}{" "}
         failed · embedding {stats.embedding.pending} pending, {stats.embedding.failed} failed
       </p>
+      {stats.llmBudget ? <p id="llm-budget">{describeBudget(stats.llmBudget)}</p> : null}
       <form class="inline" method="get" action={base}>
         <label>
           kind
