@@ -8,10 +8,22 @@
 
 from .client import Memstream, RetryOptions
 from .errors import MemstreamError
-from .types import AgentStats, Memory, MemoryPage, NewMemory, NewOutcome, RetrieveResult, ScoredMemory
+from .types import (
+    AgentStats,
+    FeedbackResult,
+    Freshness,
+    Memory,
+    MemoryPage,
+    NewMemory,
+    NewOutcome,
+    RetrieveResult,
+    ScoredMemory,
+)
 
 __all__ = [
     "AgentStats",
+    "FeedbackResult",
+    "Freshness",
     "Memory",
     "MemoryPage",
     "Memstream",

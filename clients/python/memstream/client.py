@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Union, cast
 
 from .errors import MemstreamError
-from .types import AgentStats, Memory, MemoryPage, NewMemory, NewOutcome, RetrieveResult
+from .types import AgentStats, FeedbackResult, Memory, MemoryPage, NewMemory, NewOutcome, RetrieveResult
 
 # Statuses that mean "nothing happened, try again": overloaded (429) or a dependency down (503).
 # The server answers them before it changes anything, so a retried POST is applied once.
@@ -71,6 +71,16 @@ class Memstream:
         if query is not None:
             body["query"] = query
         return cast(RetrieveResult, self.request("POST", f"{_agent(agent_id)}/retrieve", body))
+
+    def feedback(
+        self, agent_id: str, retrieval_id: str, used: List[str], unused: Optional[List[str]] = None
+    ) -> FeedbackResult:
+        """Says which memories of a retrieve the agent used (returned, or ranked below the cut);
+        ``unused`` left out means every other memory the retrieve returned."""
+        body: Dict[str, Any] = {"retrievalId": retrieval_id, "used": used}
+        if unused is not None:
+            body["unused"] = unused
+        return cast(FeedbackResult, self.request("POST", f"{_agent(agent_id)}/feedback", body))
 
     def list(self, agent_id: str, **query: Any) -> MemoryPage:
         """One page of memories, newest first; pass ``nextCursor`` back as ``cursor`` for the next."""

@@ -77,13 +77,32 @@ class Context(TypedDict, total=False):
     truncated: bool
 
 
-class RetrieveResult(TypedDict):
-    """The ranked memories; ``context`` when asked with ``format="text"``; ``ranking`` says how."""
+class Freshness(TypedDict):
+    """What was not yet searchable when the retrieve ranked (``waited`` when it was asked to wait)."""
 
+    pending: int
+    oldestPendingMs: Optional[int]
+    embeddedInline: int
+    waited: NotRequired[Dict[str, Any]]
+
+
+class RetrieveResult(TypedDict):
+    """The ranked memories; ``context`` when asked with ``format="text"``; ``ranking`` says how;
+    ``retrievalId`` names the retrieve for ``feedback()``."""
+
+    retrievalId: str
     memories: List[ScoredMemory]
     mode: str
     ranking: Dict[str, Any]
+    freshness: Freshness
     context: NotRequired[Context]
+
+
+class FeedbackResult(TypedDict):
+    retrievalId: str
+    used: int
+    unused: int
+    events: int
 
 
 class MemoryPage(TypedDict):

@@ -34,6 +34,13 @@ def test_remembers_lists_retrieves_gets_and_forgets(client: Memstream, agent: st
     assert one["id"] in [m["id"] for m in found["memories"]]
     assert "Klaus is coming to the party" in found["context"]["text"]
     assert all(set(m["scores"]) == {"recency", "importance", "relevance", "lift", "subject", "similarity"} for m in found["memories"])
+    assert found["retrievalId"].startswith("ret_") and found["freshness"]["pending"] >= 0
+    # Feedback names the retrieve: the memory used, the rest of what came back unused.
+    given = client.feedback(agent, found["retrievalId"], used=[one["id"]])
+    assert given == {"retrievalId": found["retrievalId"], "used": 1, "unused": len(found["memories"]) - 1, "events": 1}
+    with pytest.raises(MemstreamError) as unknown:
+        client.feedback(agent, "ret_unknown", used=[])
+    assert unknown.value.status == 404
 
     assert client.get(agent, one["id"])["description"] == "Klaus is coming to the party"
     assert client.stats(agent)["total"] == 4
