@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import { sqlState } from "../db/sql-state";
 import { DomainError, type ErrorCode } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 
@@ -75,7 +76,7 @@ export function validationError(c: Context, error: ZodError, where: string) {
 
 /** True for errors that mean the database (or another dependency) cannot be reached. */
 export function isUnavailable(err: unknown): boolean {
-  const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  const code = sqlState(err);
   return (
     typeof code === "string" &&
     [

@@ -1,7 +1,4 @@
-/** The SQLSTATE of an error from postgres-js, directly or as the cause drizzle wraps it in. */
-export function sqlState(err: unknown): string | undefined {
-  return (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
-}
+import { sqlState } from "./sql-state";
 
 /**
  * Runs `transaction` again when PostgreSQL aborted it to break a deadlock (40P01): the other

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client";
-import { retryOnDeadlock, sqlState } from "../../src/db/retry-deadlock";
+import { retryOnDeadlock } from "../../src/db/retry-deadlock";
+import { sqlState } from "../../src/db/sql-state";
 import { TEST_DATABASE_URL, uniq } from "../support/env";
 
 // Two transactions that take two rows in opposite orders meet in a cycle; PostgreSQL aborts one

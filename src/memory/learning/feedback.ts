@@ -48,7 +48,7 @@ export async function recordFeedback(
       );
     }
     const ranked = new Set(row.candidates.map((c: LoggedCandidate) => c[0]));
-    const returned = row.candidates.filter(wasReturned).length;
+    const returned = new Set(row.candidates.filter(wasReturned).map((c: LoggedCandidate) => c[0]));
     const used = checkIds(input.used, "used", ranked);
     const unused = input.unused === undefined ? null : checkIds(input.unused, "unused", ranked);
     const both = unused?.findIndex((id) => used.includes(id)) ?? -1;
@@ -66,9 +66,7 @@ export async function recordFeedback(
     return {
       retrievalId: input.retrievalId,
       used: used.length,
-      unused:
-        unused?.length ??
-        returned - row.candidates.filter((c) => wasReturned(c) && used.includes(c[0])).length,
+      unused: unused?.length ?? returned.size - used.filter((id) => returned.has(id)).length,
       events: count?.n ?? 0,
     };
   });

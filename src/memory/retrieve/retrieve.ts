@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import type { Db } from "../../db/client";
+import { sqlState } from "../../db/sql-state";
 import { Invalid, RetrieveTimeout } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { memoryAsOf, untilAsOf } from "../as-of";
@@ -451,7 +452,7 @@ async function boundTransaction(tx: Pick<Db, "execute">, ms: number): Promise<vo
 
 /** PostgreSQL cancelled the statement for its timeout (57014) or its lock wait (55P03). */
 function timedOut(err: unknown): boolean {
-  const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  const code = sqlState(err);
   return code === "57014" || code === "55P03";
 }
 
@@ -462,6 +463,14 @@ const logged = (r: ScoredRow): LoggedCandidate => [
   Number(r.sImportance),
   Number(r.sRelevance),
 ];
+/** One ranked below the returned k: marked 0. */
+const loggedBelow = (r: ScoredRow): LoggedCandidate => [
+  r.id,
+  Number(r.sRecency),
+  Number(r.sImportance),
+  Number(r.sRelevance),
+  0,
+];
 
 /**
  * What the log keeps of a retrieve: the memories returned, then the rest of the pool the
@@ -471,10 +480,7 @@ const logged = (r: ScoredRow): LoggedCandidate => [
 function loggedCandidates(ranked: Ranked<Row> & { pool?: Row[] }): LoggedCandidate[] {
   const returned = new Set(ranked.rows.map((r) => r.id));
   const below = (ranked.pool ?? []).filter((r) => !returned.has(r.id));
-  return [
-    ...ranked.rows.map(logged),
-    ...below.map((r): LoggedCandidate => [...(logged(r) as [string, number, number, number]), 0]),
-  ];
+  return [...ranked.rows.map(logged), ...below.map(loggedBelow)];
 }
 
 /** Sections as the ranking SQL takes them; a kind named twice, or two catch-alls, is a 400. */
