@@ -4,6 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { githubDeliveries } from "../../../src/db/schema";
 import { acceptDelivery, type WebhookRequest } from "../../../src/ingest/github/accept-delivery";
+import type { WorkEvent } from "../../../src/memory/events";
 import { uniq } from "../../support/env";
 import { sign } from "../../support/github";
 import { startTestSystem, type TestSystem } from "../../support/system";
@@ -25,7 +26,9 @@ afterAll(async () => {
 const enqueued: string[] = [];
 const deps = () => ({
   ...t.system.github,
-  deliveries: { enqueue: async (id: string) => void enqueued.push(id) },
+  announce: async (events: readonly WorkEvent[]) => {
+    for (const e of events) if (e.kind === "delivery.accepted") enqueued.push(e.deliveryId);
+  },
 });
 
 function request(event: string, body: object, secret = SECRET): WebhookRequest {
