@@ -3,7 +3,7 @@ import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // An agent that observes and at once asks must find what it just wrote by meaning, before the
-// enrichment pipeline has embedded it. The pipeline is left out here (noEnrichment), so the two
+// enrichment pipeline has embedded it. The pipeline is left out here (`memories.pending` is not announced), so the two
 // memories stay pending for the whole test, as they would in the first milliseconds after a write.
 
 const CI = "The CI pipeline on main failed because the auth tests timed out";

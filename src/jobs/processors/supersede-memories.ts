@@ -1,7 +1,7 @@
 import { UnrecoverableError } from "bullmq";
 import { detectSupersession } from "../../memory/supersession/detect";
 import { checkedForSupersession, deferSupersession } from "../../memory/supersession/due";
-import type { Processor } from "./types";
+import { isFinalAttempt, type Processor } from "./types";
 
 /**
  * `memories.supersede`: for each memory of the chunk, asks the LLM whether it updates or
@@ -9,7 +9,7 @@ import type { Processor } from "./types";
  * (src/memory/supersession/detect.ts; docs/adr/0029), then clears the memory's mark
  * (`supersession_due_at`). Idempotent: a memory already superseded is not shown again, and a
  * re-run marks nothing twice. A provider fault or an unusable answer throws, so the queue backs
- * off and retries; the memories stay marked meanwhile. A memory of an agent past its daily LLM
+ * off and retries; the memories stay marked meanwhile, and the last attempt gives its memory up. A memory of an agent past its daily LLM
  * budget is not asked about (counted as deferred): its mark moves to when the budget day turns,
  * and the sweep announces it again then (docs/adr/0042).
  */
@@ -27,7 +27,15 @@ export const supersedeMemories: Processor<"memories.supersede"> = async (payload
       deferred++;
       continue;
     }
-    const r = await detectSupersession({ db: ctx.db, chat }, item, ctx.embedder.modelId);
+    let r: Awaited<ReturnType<typeof detectSupersession>>;
+    try {
+      r = await detectSupersession({ db: ctx.db, chat }, item, ctx.embedder.modelId);
+    } catch (err) {
+      // The last attempt gives the memory up (unchecked costs ranking quality, not correctness), so
+      // the sweep does not ask about it forever; the rest of the chunk stays marked.
+      if (isFinalAttempt(ctx.job)) await checkedForSupersession(ctx.db, item);
+      throw err;
+    }
     await checkedForSupersession(ctx.db, item);
     if (r.asked) asked++;
     superseded += r.superseded;

@@ -25,7 +25,7 @@ const LESSON_SAMPLE = 20;
 /** Outcomes a lesson cites (its newest); older ones still count in its stats. */
 export const MAX_LESSON_CITATIONS = 100;
 
-/** The core's database and clock, the enrichment seam, and the models lessons use. */
+/** The core's database and clock, where work is announced, and the models lessons use. */
 export type ConsolidateDeps = Pick<MemoryDeps, "db" | "clock" | "announce" | "budget"> & {
   /** Embeds task texts for similarity (a cached one: runs embed the same tasks again). */
   taskEmbedder: Embedder;

@@ -9,8 +9,8 @@ import { uniq } from "../../support/env";
 import { sign } from "../../support/github";
 import { startTestSystem, type TestSystem } from "../../support/system";
 
-// Write-then-enqueue has one home: acceptDelivery verifies, parses, stores and enqueues through
-// the `deliveries` seam; the route only translates HTTP.
+// Write-then-announce has one home: acceptDelivery verifies, parses, stores and announces
+// `delivery.accepted` through the one port; the route only translates HTTP.
 const s = uniq("accept");
 const SECRET = `secret-${s}`;
 let t: TestSystem;
@@ -41,7 +41,7 @@ const stored = async (id: string) =>
   (await t.system.core.db.select().from(githubDeliveries).where(eq(githubDeliveries.id, id)))[0];
 
 describe("acceptDelivery", () => {
-  it("stores a new delivery and enqueues it once through the seam", async () => {
+  it("stores a new delivery and announces it once", async () => {
     const req = request("issues", { action: "opened", repository: { full_name: `acme/${s}` } });
     enqueued.length = 0;
     expect(await acceptDelivery(deps(), req)).toEqual({
@@ -87,7 +87,7 @@ const files = (dir: string): string[] =>
     e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
   );
 
-it("no route handler enqueues work itself: domain functions do, through their seams", () => {
+it("no route handler enqueues work itself: domain functions announce it", () => {
   const offenders = files("src/api/routes").filter((f) => /\.enqueue\(/.test(readFileSync(f, "utf8")));
   expect(offenders).toEqual([]);
 });
