@@ -5,7 +5,8 @@ import type { Core } from "./core";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { IngestDeps } from "./ingest/github/deps";
-import { composeAnnounce, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
+import { createAnnouncer } from "./jobs/announce";
+import { composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { ProcessorDeps } from "./jobs/processors";
 import type { Logger } from "./lib/logger";
 import { createLlmBudget } from "./memory/budget/budget";
@@ -106,7 +107,9 @@ export async function composeSystem(
     }));
   const queues = composeQueues(config, core);
   // Every piece of background work is a job (src/jobs/catalog.ts): the domain only announces.
-  const announce = composeAnnounce(queues.sink, core, {
+  const announce = createAnnouncer({
+    sink: queues.sink,
+    logger: core.logger,
     embedChunk: providers.embedder.maxBatchSize,
     // The reflect deps are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,

@@ -1,8 +1,6 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { Core } from "../core";
-import type { Announce } from "../memory/events";
-import { createAnnouncer } from "./announce";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import type { ProcessorDeps } from "./processors";
@@ -47,15 +45,6 @@ export function composeQueues(
   });
   metrics.readQueueDepthFrom(async () => inProcess.counts());
   return { sink: inProcess, inProcess, queues: null };
-}
-
-/** The domain's `announce` as enqueues onto `sink` (announce.ts). */
-export function composeAnnounce(
-  sink: JobSink,
-  { logger }: Pick<Core, "logger">,
-  opts: { embedChunk: number; dueForReflection: ((agentId: string) => Promise<boolean>) | null },
-): Announce {
-  return createAnnouncer({ sink, logger, ...opts });
 }
 
 /** The worker starter over built queues; `closeWorkers` stops every started set. */
