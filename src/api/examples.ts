@@ -73,6 +73,15 @@ export const STATS_EXAMPLE = {
     limits: { tokens: 200_000, calls: null },
     spent: { tokens: 48_210, promptTokens: 45_900, completionTokens: 2_310, calls: 131 },
     remaining: { tokens: 151_790, calls: null },
+    keys: [
+      {
+        scope: "prefix:npc-",
+        limits: { tokens: 2_000_000, calls: null },
+        spent: { tokens: 913_400, promptTokens: 871_050, completionTokens: 42_350, calls: 2_480 },
+        remaining: { tokens: 1_086_600, calls: null },
+        exhausted: false,
+      },
+    ],
     exhausted: false,
   },
 };
