@@ -35,14 +35,14 @@ afterAll(() => t.close());
 type Mem = { description: string; importanceSource: string | null; status: { importance: string } };
 const scored = (agent: string, n: number) =>
   waitFor(`${n} scored of ${agent}`, async () => {
-    const res = await t.call("GET", `/v1/agents/${agent}/memories`, undefined, ALL_KEY);
+    const res = await t.call("GET", `/v1/agents/${encodeURIComponent(agent)}/memories`, undefined, ALL_KEY);
     const ms = ((await res.json()) as { memories: Mem[] }).memories;
     return ms.length >= n && ms.every((m) => m.status.importance === "ready") ? ms : null;
   });
 const write = async (agent: string, description: string, key = TEAM_KEY) =>
-  expect((await t.call("POST", `/v1/agents/${agent}/memories`, { description }, key)).status).toBe(201);
+  expect((await t.call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, { description }, key)).status).toBe(201);
 const stats = async (agent: string) =>
-  (await (await t.call("GET", `/v1/agents/${agent}/stats`, undefined, ALL_KEY)).json()) as AgentStats;
+  (await (await t.call("GET", `/v1/agents/${encodeURIComponent(agent)}/stats`, undefined, ALL_KEY)).json()) as AgentStats;
 const chatsAbout = (text: string) =>
   t.stub.requests.filter((r) => r.path === "/v1/chat/completions" && JSON.stringify(r.body).includes(text)).length;
 
