@@ -195,9 +195,21 @@ export function parseApiKeys(entries: string[]): ApiKey[] {
   return entries.map((raw) => {
     const options = KEY_OPTIONS.exec(raw)?.[1];
     const entry = options ? raw.slice(0, -options.length) : raw;
-    const budget = options ? Object.fromEntries(options.slice(1).split(";").map((o) => o.split("="))) : null;
+    const budget = options
+      ? Object.fromEntries(
+          options
+            .slice(1)
+            .split(";")
+            .map((o) => o.split("=")),
+        )
+      : null;
     const llmBudget = budget
-      ? { llmBudget: { dailyTokens: Number(budget.dailyTokens ?? 0), dailyCalls: Number(budget.dailyCalls ?? 0) } }
+      ? {
+          llmBudget: {
+            dailyTokens: Number(budget.dailyTokens ?? 0),
+            dailyCalls: Number(budget.dailyCalls ?? 0),
+          },
+        }
       : {};
     const eq = entry.indexOf("=");
     if (eq === -1) return { token: entry, scope: null, ...llmBudget };

@@ -40,11 +40,16 @@ const scored = (agent: string, n: number) =>
     return ms.length >= n && ms.every((m) => m.status.importance === "ready") ? ms : null;
   });
 const write = async (agent: string, description: string, key = TEAM_KEY) =>
-  expect((await t.call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, { description }, key)).status).toBe(201);
+  expect(
+    (await t.call("POST", `/v1/agents/${encodeURIComponent(agent)}/memories`, { description }, key)).status,
+  ).toBe(201);
 const stats = async (agent: string) =>
-  (await (await t.call("GET", `/v1/agents/${encodeURIComponent(agent)}/stats`, undefined, ALL_KEY)).json()) as AgentStats;
+  (await (
+    await t.call("GET", `/v1/agents/${encodeURIComponent(agent)}/stats`, undefined, ALL_KEY)
+  ).json()) as AgentStats;
 const chatsAbout = (text: string) =>
-  t.stub.requests.filter((r) => r.path === "/v1/chat/completions" && JSON.stringify(r.body).includes(text)).length;
+  t.stub.requests.filter((r) => r.path === "/v1/chat/completions" && JSON.stringify(r.body).includes(text))
+    .length;
 
 describe("an API key's daily LLM budget", () => {
   it("parses from the key entry, and a garbled option is a configuration error naming the entry", () => {

@@ -96,7 +96,9 @@ export function createLlmBudget(deps: LlmBudgetDeps): LlmBudget {
     const now = deps.clock.now();
     const day = utcDay(now);
     // One statement: the agent's limits and today's spend (both primary-key lookups of one agent).
-    const [row] = await queryRows<SpendRow & { tokens: number | string | null; calls: number | string | null }>(
+    const [row] = await queryRows<
+      SpendRow & { tokens: number | string | null; calls: number | string | null }
+    >(
       deps.db,
       sql`SELECT (s.llm_budget->>'dailyTokens')::bigint AS tokens, (s.llm_budget->>'dailyCalls')::bigint AS calls,
           sp.prompt_tokens AS pt, sp.completion_tokens AS ct, sp.calls AS n
@@ -106,7 +108,10 @@ export function createLlmBudget(deps: LlmBudgetDeps): LlmBudget {
     );
     const own = (v: unknown, dflt: number) => limitOf(v === null || v === undefined ? dflt : Number(v));
     const agent = tally(
-      { tokens: own(row?.tokens, deps.defaults.dailyTokens), calls: own(row?.calls, deps.defaults.dailyCalls) },
+      {
+        tokens: own(row?.tokens, deps.defaults.dailyTokens),
+        calls: own(row?.calls, deps.defaults.dailyCalls),
+      },
       row,
     );
     const covering = keysOf(agentId);
@@ -162,7 +167,9 @@ export function createLlmBudget(deps: LlmBudgetDeps): LlmBudget {
         await deps.db.execute(
           sql`INSERT INTO llm_scope_spend (scope, day, prompt_tokens, completion_tokens, calls)
             VALUES ${sql.join(
-              scopes.map((sc) => sql`(${sc}, ${day}::date, ${usage.promptTokens}, ${usage.completionTokens}, 1)`),
+              scopes.map(
+                (sc) => sql`(${sc}, ${day}::date, ${usage.promptTokens}, ${usage.completionTokens}, 1)`,
+              ),
               sql`, `,
             )}
             ON CONFLICT (scope, day) DO UPDATE SET

@@ -12,11 +12,15 @@ const Spent = z.object({
   completionTokens: z.number(),
   calls: z.number(),
 });
-const Limits = z.object({ tokens: Limit, calls: Limit }).openapi({ description: "Limits in force; null = unlimited" });
+const Limits = z
+  .object({ tokens: Limit, calls: Limit })
+  .openapi({ description: "Limits in force; null = unlimited" });
 const Remaining = z.object({ tokens: Limit, calls: Limit }).openapi({ description: "null = unlimited" });
 const KeyBudget = z
   .object({
-    scope: z.string().openapi({ description: "The key's scope: `*` (every agent), `prefix:<p>` or `exact:<id>`" }),
+    scope: z
+      .string()
+      .openapi({ description: "The key's scope: `*` (every agent), `prefix:<p>` or `exact:<id>`" }),
     limits: Limits,
     spent: Spent.openapi({ description: "What all the agents of the scope spent today" }),
     remaining: Remaining,
@@ -33,7 +37,8 @@ const LlmBudget = z
     spent: Spent,
     remaining: Remaining,
     keys: z.array(KeyBudget).openapi({
-      description: "Budgets of the API keys (`MEMSTREAM_API_KEYS` `…;dailyTokens=N`) whose scope holds this agent",
+      description:
+        "Budgets of the API keys (`MEMSTREAM_API_KEYS` `…;dailyTokens=N`) whose scope holds this agent",
     }),
     exhausted: z.boolean().openapi({
       description:
@@ -41,7 +46,8 @@ const LlmBudget = z
     }),
   })
   .openapi("LlmBudgetStatus", {
-    description: "Today's LLM spend (the provider's reported usage) against the agent's and its keys' daily budgets",
+    description:
+      "Today's LLM spend (the provider's reported usage) against the agent's and its keys' daily budgets",
   });
 
 const Stats = z
