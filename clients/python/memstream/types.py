@@ -52,6 +52,9 @@ class Memory(TypedDict):
     createdAt: str
     lastAccessedAt: str
     importance: Optional[int]
+    # Who scored importance: caller, the scorer's id (llm:<model> or the offline scorer),
+    # budget:<offline scorer> past the day's LLM budget, outcome, lesson; None until scored.
+    importanceSource: Optional[str]
     embeddingModel: Optional[str]
     metadata: Metadata
     citations: List[str]
