@@ -90,6 +90,7 @@ export async function composeSystem(
     db: core.db,
     clock: core.clock,
     defaults: config.llmBudget,
+    keys: config.apiKeys.flatMap((k) => (k.llmBudget ? [{ scope: k.scope, limits: k.llmBudget }] : [])),
     metrics: core.metrics,
   });
   // Providers given by the caller are the caller's to close.

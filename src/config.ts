@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseRoutes, type RouteRule } from "./ingest/github/route-agents";
 import { type AgentScope, parseAgentScope } from "./lib/agent-scope";
+import type { LlmBudgetLimits } from "./memory/budget/limits-shape";
 import { TOKEN_ENCODINGS } from "./memory/context/tokens";
 import { RETRIEVAL_LOG_DEFAULTS, type RetrievalLogBounds } from "./memory/learning/log";
 import { LEARNING_DEFAULTS, type LearningConfig } from "./memory/learning/state";
@@ -177,17 +178,42 @@ export type ApiKey = {
   token: string;
   /** When set, the key may only touch the agents this scope opens (tenant scoping; src/lib/agent-scope.ts). */
   scope: AgentScope | null;
+  /** A daily LLM budget shared by every agent the key opens (`;dailyTokens=N;dailyCalls=N`); absent = none. */
+  llmBudget?: Required<LlmBudgetLimits>;
 };
+
+/** A key entry's trailing options: `;dailyTokens=N` and `;dailyCalls=N` (agent ids never hold `;`). */
+const KEY_OPTIONS = /((?:;(?:dailyTokens|dailyCalls)=\d+)+)$/;
 
 /**
  * Parses `MEMSTREAM_API_KEYS`: `token` grants every agent; `token=<scope>` only the agents of the
- * scope: `exact:<id>`, `prefix:<p>`, or a bare `<p>` (a prefix, as before the forms existed).
+ * scope: `exact:<id>`, `prefix:<p>`, or a bare `<p>` (a prefix, as before the forms existed). Either
+ * may end in `;dailyTokens=N;dailyCalls=N`: an LLM budget per UTC day for all the key's agents
+ * together (0 or left out = unlimited).
  */
 export function parseApiKeys(entries: string[]): ApiKey[] {
-  return entries.map((entry) => {
+  return entries.map((raw) => {
+    const options = KEY_OPTIONS.exec(raw)?.[1];
+    const entry = options ? raw.slice(0, -options.length) : raw;
+    const budget = options
+      ? Object.fromEntries(
+          options
+            .slice(1)
+            .split(";")
+            .map((o) => o.split("=")),
+        )
+      : null;
+    const llmBudget = budget
+      ? {
+          llmBudget: {
+            dailyTokens: Number(budget.dailyTokens ?? 0),
+            dailyCalls: Number(budget.dailyCalls ?? 0),
+          },
+        }
+      : {};
     const eq = entry.indexOf("=");
-    if (eq === -1) return { token: entry, scope: null };
-    return { token: entry.slice(0, eq), scope: parseAgentScope(entry.slice(eq + 1)) };
+    if (eq === -1) return { token: entry, scope: null, ...llmBudget };
+    return { token: entry.slice(0, eq), scope: parseAgentScope(entry.slice(eq + 1)), ...llmBudget };
   });
 }
 
@@ -204,6 +230,13 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     return z.NEVER;
   };
   const apiKeys = parseApiKeys(e.MEMSTREAM_API_KEYS ?? []);
+  // An option that did not parse would otherwise become part of the token, silently.
+  const garbled = apiKeys.findIndex((k) => /;daily/i.test(`${k.token}=${k.scope?.value ?? ""}`));
+  if (garbled !== -1) {
+    return problem(
+      `MEMSTREAM_API_KEYS entry ${garbled + 1}: budget options are ;dailyTokens=<whole number> and ;dailyCalls=<whole number>, at the end of the entry`,
+    );
+  }
   if (apiKeys.length === 0 && !LOOPBACK.has(e.HOST) && !e.MEMSTREAM_ALLOW_NO_AUTH) {
     return problem(
       `Refusing to listen on ${e.HOST} without MEMSTREAM_API_KEYS. Set keys, bind HOST=127.0.0.1, or set MEMSTREAM_ALLOW_NO_AUTH=true.`,

@@ -12,6 +12,7 @@ export const MEMORY_EXAMPLE = {
   createdAt: "2026-02-10T09:00:00.000Z",
   lastAccessedAt: "2026-02-10T09:00:00.000Z",
   importance: 6,
+  importanceSource: "llm:gpt-4o-mini",
   embeddingModel: "use-lite-512",
   metadata: { location: "Hobbs Cafe" },
   citations: [],
@@ -48,6 +49,7 @@ export const REFLECTION_EXAMPLE = {
   kind: "reflection",
   description: "Isabella is devoted to bringing the town together at Hobbs Cafe",
   importance: null,
+  importanceSource: null,
   embeddingModel: null,
   metadata: {},
   citations: ["mem_3n8x0q4w7f2k9d1c5b6a"],
@@ -73,6 +75,15 @@ export const STATS_EXAMPLE = {
     limits: { tokens: 200_000, calls: null },
     spent: { tokens: 48_210, promptTokens: 45_900, completionTokens: 2_310, calls: 131 },
     remaining: { tokens: 151_790, calls: null },
+    keys: [
+      {
+        scope: "prefix:npc-",
+        limits: { tokens: 2_000_000, calls: null },
+        spent: { tokens: 913_400, promptTokens: 871_050, completionTokens: 42_350, calls: 2_480 },
+        remaining: { tokens: 1_086_600, calls: null },
+        exhausted: false,
+      },
+    ],
     exhausted: false,
   },
 };
@@ -116,6 +127,7 @@ export const OUTCOME_EXAMPLE = {
   description:
     'Failed task (deploy) "Deploy the billing service to staging" using in-place restart in 41 s: port 8080 already in use',
   importance: 6,
+  importanceSource: "outcome",
   embeddingModel: null,
   metadata: {},
   status: { importance: "ready", embedding: "pending" },

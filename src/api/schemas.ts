@@ -179,6 +179,10 @@ export const MemorySchema = z
     createdAt: z.string(),
     lastAccessedAt: z.string(),
     importance: z.number().nullable(),
+    importanceSource: z.string().nullable().openapi({
+      description:
+        "Who scored importance: `caller`, the scorer's id (an `llm:` model or the offline scorer), `budget:<offline scorer>` when the agent's daily LLM budget was spent, `outcome`, `lesson`; null until scored",
+    }),
     embeddingModel: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     citations: z.array(z.string()),

@@ -38,6 +38,8 @@ export const REFERENCE_TABLES = [
   "erasure_receipts",
   "github_deliveries",
   "github_imports",
+  // A budgeted key's spend: keyed by scope, not agent (many agents add to one row).
+  "llm_scope_spend",
 ] as const;
 
 export type Distribution = "citus";

@@ -122,6 +122,7 @@ function stored(agentId: string, r: InsertRow): Memory {
     createdAt: at,
     lastAccessedAt: at,
     importance: r.importance,
+    importanceSource: r.importanceSource,
     embeddingModel: r.embeddingModel,
     metadata: r.metadata,
     citations: r.citations,

@@ -9,6 +9,7 @@ export type MemoryRecord = Pick<
   | "kind"
   | "description"
   | "importance"
+  | "importanceSource"
   | "importanceStatus"
   | "importanceError"
   | "embeddingStatus"
@@ -36,6 +37,7 @@ export function toMemory(r: MemoryRecord): Memory {
     createdAt: iso(r.createdAt),
     lastAccessedAt: iso(r.lastAccessedAt),
     importance: r.importance,
+    importanceSource: r.importanceSource ?? null,
     embeddingModel: r.embeddingModel,
     metadata: r.metadata ?? {},
     citations: r.citations ?? [],

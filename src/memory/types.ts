@@ -17,6 +17,8 @@ export type Memory = {
   createdAt: string; // ISO 8601
   lastAccessedAt: string; // ISO 8601
   importance: number | null; // 1..10, null until scored
+  /** Who scored it: `caller`, the scorer's id, `budget:<offline id>` past the LLM budget, `lesson`. */
+  importanceSource: string | null;
   embeddingModel: string | null; // model of the vector retrieval uses, null until embedded
   metadata: Record<string, unknown>;
   citations: string[]; // ids of memories a reflection was drawn from, as stored

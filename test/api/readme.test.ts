@@ -83,9 +83,12 @@ describe("README: every other example, in order, against the zero-config server"
       if (c.path.endsWith("/retrieve")) retrieved = r.json as Retrieved;
       if (c.method === "DELETE" && /^\/v1\/agents\/[^/]+$/.test(c.path)) erased = r.json as Erased;
       answers.push({ c, ...r });
-      expect({ command: `${c.method} ${c.path}`, status: r.status }).toEqual({
+      // The answer's body rides along when it failed, so the report says why.
+      const failed = r.status >= 300 ? r.json : undefined;
+      expect({ command: `${c.method} ${c.path}`, status: r.status, failed }).toEqual({
         command: `${c.method} ${c.path}`,
         status: expect.toSatisfy((s: number) => s >= 200 && s < 300),
+        failed: undefined,
       });
     }
     const example = (section: string, path: RegExp) => {

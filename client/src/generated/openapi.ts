@@ -538,6 +538,8 @@ export interface components {
             createdAt: string;
             lastAccessedAt: string;
             importance: number | null;
+            /** @description Who scored importance: `caller`, the scorer's id (an `llm:` model or the offline scorer), `budget:<offline scorer>` when the agent's daily LLM budget was spent, `outcome`, `lesson`; null until scored */
+            importanceSource: string | null;
             embeddingModel: string | null;
             metadata: {
                 [key: string]: unknown;
@@ -760,13 +762,13 @@ export interface components {
             retainedAt: string | null;
             llmBudget: components["schemas"]["LlmBudgetStatus"];
         };
-        /** @description Today's LLM spend (the provider's reported usage) against the agent's daily budget */
+        /** @description Today's LLM spend (the provider's reported usage) against the agent's and its keys' daily budgets */
         LlmBudgetStatus: {
             /** @description The UTC day counted, YYYY-MM-DD */
             day: string;
             /** @description When the next day's budget starts */
             resetsAt: string;
-            /** @description Limits in force; null = unlimited */
+            /** @description The agent's own limits; null = unlimited */
             limits: {
                 tokens: number | null;
                 calls: number | null;
@@ -782,9 +784,34 @@ export interface components {
                 tokens: number | null;
                 calls: number | null;
             };
-            /** @description A limit is reached: importance is scored offline, reflection and supersession wait for resetsAt */
+            /** @description Budgets of the API keys (`MEMSTREAM_API_KEYS` `…;dailyTokens=N`) whose scope holds this agent */
+            keys: components["schemas"]["KeyLlmBudget"][];
+            /** @description The agent's limit or a key's is reached: importance is scored offline, reflection and supersession wait for resetsAt */
             exhausted: boolean;
         } | null;
+        /** @description The daily budget of an API key that opens this agent, shared by every agent of its scope */
+        KeyLlmBudget: {
+            /** @description The key's scope: `*` (every agent), `prefix:<p>` or `exact:<id>` */
+            scope: string;
+            /** @description Limits in force; null = unlimited */
+            limits: {
+                tokens: number | null;
+                calls: number | null;
+            };
+            /** @description What all the agents of the scope spent today */
+            spent: {
+                tokens: number;
+                promptTokens: number;
+                completionTokens: number;
+                calls: number;
+            };
+            /** @description null = unlimited */
+            remaining: {
+                tokens: number | null;
+                calls: number | null;
+            };
+            exhausted: boolean;
+        };
         ScoredMemory: components["schemas"]["Memory"] & {
             score: number;
             scores: {
@@ -1004,7 +1031,7 @@ export interface components {
              * @example 2026-02-01T00:00:00Z
              */
             asOf?: string;
-            /** @default true */
+            /** @description Mark the returned memories as accessed now (lastAccessedAt); default true */
             touch?: boolean;
             /**
              * @description Wait up to this many ms (at most 10000) until every memory of the agent written before this retrieve has its vector, then rank; `freshness.waited` says how long and whether everything became searchable. Default 0: rank at once
@@ -1013,8 +1040,7 @@ export interface components {
             waitSearchableMs?: number;
             kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
-             * @description auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
-             * @default auto
+             * @description Default auto. auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
              * @enum {string}
              */
             mode?: "auto" | "exact" | "fast";
@@ -1570,6 +1596,7 @@ export interface operations {
                      *           "createdAt": "2026-02-10T09:00:00.000Z",
                      *           "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *           "importance": 6,
+                     *           "importanceSource": "llm:gpt-4o-mini",
                      *           "embeddingModel": "use-lite-512",
                      *           "metadata": {
                      *             "location": "Hobbs Cafe"
@@ -1685,6 +1712,7 @@ export interface operations {
                      *       "createdAt": "2026-02-10T09:00:00.000Z",
                      *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *       "importance": 6,
+                     *       "importanceSource": "llm:gpt-4o-mini",
                      *       "embeddingModel": "use-lite-512",
                      *       "metadata": {
                      *         "location": "Hobbs Cafe"
@@ -1797,6 +1825,7 @@ export interface operations {
                      *       "createdAt": "2026-02-10T09:00:00.000Z",
                      *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *       "importance": 6,
+                     *       "importanceSource": "llm:gpt-4o-mini",
                      *       "embeddingModel": "use-lite-512",
                      *       "metadata": {
                      *         "location": "Hobbs Cafe"
@@ -1992,6 +2021,7 @@ export interface operations {
                      *       "createdAt": "2026-02-10T09:00:00.000Z",
                      *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *       "importance": 8,
+                     *       "importanceSource": "llm:gpt-4o-mini",
                      *       "embeddingModel": "use-lite-512",
                      *       "metadata": {
                      *         "pinned": true
@@ -2537,6 +2567,26 @@ export interface operations {
                      *           "tokens": 151790,
                      *           "calls": null
                      *         },
+                     *         "keys": [
+                     *           {
+                     *             "scope": "prefix:npc-",
+                     *             "limits": {
+                     *               "tokens": 2000000,
+                     *               "calls": null
+                     *             },
+                     *             "spent": {
+                     *               "tokens": 913400,
+                     *               "promptTokens": 871050,
+                     *               "completionTokens": 42350,
+                     *               "calls": 2480
+                     *             },
+                     *             "remaining": {
+                     *               "tokens": 1086600,
+                     *               "calls": null
+                     *             },
+                     *             "exhausted": false
+                     *           }
+                     *         ],
                      *         "exhausted": false
                      *       }
                      *     }
@@ -2634,6 +2684,7 @@ export interface operations {
                      *           "createdAt": "2026-02-10T09:00:00.000Z",
                      *           "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *           "importance": 6,
+                     *           "importanceSource": "llm:gpt-4o-mini",
                      *           "embeddingModel": "use-lite-512",
                      *           "metadata": {
                      *             "location": "Hobbs Cafe"
@@ -3347,6 +3398,7 @@ export interface operations {
                      *           "createdAt": "2026-02-10T09:00:00.000Z",
                      *           "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *           "importance": null,
+                     *           "importanceSource": null,
                      *           "embeddingModel": null,
                      *           "metadata": {},
                      *           "citations": [
@@ -3968,6 +4020,7 @@ export interface operations {
                      *       "createdAt": "2026-02-10T09:00:00.000Z",
                      *       "lastAccessedAt": "2026-02-10T09:00:00.000Z",
                      *       "importance": 6,
+                     *       "importanceSource": "outcome",
                      *       "embeddingModel": null,
                      *       "metadata": {},
                      *       "citations": [],

@@ -17,3 +17,20 @@ export const llmSpend = pgTable(
   },
   (t) => [primaryKey({ columns: [t.agentId, t.day] })],
 );
+
+/**
+ * What the agents of one budgeted API key's scope spent together per UTC day (`MEMSTREAM_API_KEYS`
+ * `…;dailyTokens=N`): `scope` is `*` (every agent), `prefix:<p>` or `exact:<id>`, added to by the
+ * same charge that adds to `llm_spend`, so a key's budget is one primary-key read.
+ */
+export const llmScopeSpend = pgTable(
+  "llm_scope_spend",
+  {
+    scope: text("scope").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    promptTokens: bigint("prompt_tokens", { mode: "number" }).notNull().default(0),
+    completionTokens: bigint("completion_tokens", { mode: "number" }).notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.day] })],
+);

@@ -13,7 +13,11 @@ export function describeBudget(b: LlmBudgetStatus): string {
     limit === null ? `${n(spent)} ${unit}` : `${n(spent)} of ${n(limit)} ${unit}`;
   const resets = `${b.resetsAt.slice(0, 10)} ${b.resetsAt.slice(11, 16)} UTC`;
   const state = b.exhausted ? `budget spent: LLM work waits until ${resets}` : `resets ${resets}`;
-  return `LLM today: ${of(b.spent.tokens, b.limits.tokens, "tokens")}, ${of(b.spent.calls, b.limits.calls, "calls")} · ${state}`;
+  const keys = b.keys.map(
+    (k) =>
+      ` · key ${k.scope}: ${of(k.spent.tokens, k.limits.tokens, "tokens")}, ${of(k.spent.calls, k.limits.calls, "calls")}${k.exhausted ? " (spent)" : ""}`,
+  );
+  return `LLM today: ${of(b.spent.tokens, b.limits.tokens, "tokens")}, ${of(b.spent.calls, b.limits.calls, "calls")}${keys.join("")} · ${state}`;
 }
 
 /** One agent's stream, newest first, a page at a time. */

@@ -9,6 +9,7 @@ export function memory(over: Partial<Memory> & { id: string }): Memory {
     createdAt: "2023-05-08T13:56:00.000Z",
     lastAccessedAt: "2023-05-08T13:56:00.000Z",
     importance: 5,
+    importanceSource: "caller",
     embeddingModel: "test",
     metadata: {},
     citations: [],

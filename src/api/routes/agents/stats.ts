@@ -6,27 +6,48 @@ import { AgentParam, apiErrors, json } from "../../schemas";
 
 const Counts = z.object({ pending: z.number(), ready: z.number(), failed: z.number() });
 const Limit = z.number().nullable();
+const Spent = z.object({
+  tokens: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  calls: z.number(),
+});
+const Limits = z
+  .object({ tokens: Limit, calls: Limit })
+  .openapi({ description: "Limits in force; null = unlimited" });
+const Remaining = z.object({ tokens: Limit, calls: Limit }).openapi({ description: "null = unlimited" });
+const KeyBudget = z
+  .object({
+    scope: z
+      .string()
+      .openapi({ description: "The key's scope: `*` (every agent), `prefix:<p>` or `exact:<id>`" }),
+    limits: Limits,
+    spent: Spent.openapi({ description: "What all the agents of the scope spent today" }),
+    remaining: Remaining,
+    exhausted: z.boolean(),
+  })
+  .openapi("KeyLlmBudget", {
+    description: "The daily budget of an API key that opens this agent, shared by every agent of its scope",
+  });
 const LlmBudget = z
   .object({
     day: z.string().openapi({ description: "The UTC day counted, YYYY-MM-DD" }),
     resetsAt: z.string().openapi({ description: "When the next day's budget starts" }),
-    limits: z
-      .object({ tokens: Limit, calls: Limit })
-      .openapi({ description: "Limits in force; null = unlimited" }),
-    spent: z.object({
-      tokens: z.number(),
-      promptTokens: z.number(),
-      completionTokens: z.number(),
-      calls: z.number(),
+    limits: Limits.openapi({ description: "The agent's own limits; null = unlimited" }),
+    spent: Spent,
+    remaining: Remaining,
+    keys: z.array(KeyBudget).openapi({
+      description:
+        "Budgets of the API keys (`MEMSTREAM_API_KEYS` `…;dailyTokens=N`) whose scope holds this agent",
     }),
-    remaining: z.object({ tokens: Limit, calls: Limit }).openapi({ description: "null = unlimited" }),
     exhausted: z.boolean().openapi({
       description:
-        "A limit is reached: importance is scored offline, reflection and supersession wait for resetsAt",
+        "The agent's limit or a key's is reached: importance is scored offline, reflection and supersession wait for resetsAt",
     }),
   })
   .openapi("LlmBudgetStatus", {
-    description: "Today's LLM spend (the provider's reported usage) against the agent's daily budget",
+    description:
+      "Today's LLM spend (the provider's reported usage) against the agent's and its keys' daily budgets",
   });
 
 const Stats = z

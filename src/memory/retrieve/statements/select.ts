@@ -91,7 +91,7 @@ export const rankedColumns = sql`top.score, top.recency AS "sRecency", top.impor
 export const memoryColumns = sql`m.id, m.agent_id AS "agentId", m.kind, m.description,
       ${isoUtc(sql`m.created_at`)} AS "createdAt",
       ${isoUtc(sql`m.last_accessed_at`)} AS "lastAccessedAt",
-      m.importance, m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
+      m.importance, m.importance_source AS "importanceSource", m.${target(imp.status)} AS "importanceStatus", m.${target(imp.error)} AS "importanceError",
       m.${target(emb.status)} AS "embeddingStatus", m.${target(emb.error)} AS "embeddingError",
       m.embedding_model AS "embeddingModel", m.metadata, m.citations,
       m.superseded_by AS "supersededBy", ${isoUtc(sql`m.valid_until`)} AS "validUntil",
