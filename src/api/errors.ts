@@ -79,16 +79,18 @@ export function isUnavailable(err: unknown): boolean {
   const code = sqlState(err);
   return (
     typeof code === "string" &&
-    [
-      "ECONNREFUSED",
-      "ECONNRESET",
-      "ETIMEDOUT",
-      "CONNECT_TIMEOUT",
-      "CONNECTION_CLOSED",
-      "CONNECTION_ENDED",
-      "57P01",
-      "57P03",
-    ].includes(code)
+    // Class 08 is how a Citus coordinator reports a worker it cannot reach (08006, naming the node).
+    (code.startsWith("08") ||
+      [
+        "ECONNREFUSED",
+        "ECONNRESET",
+        "ETIMEDOUT",
+        "CONNECT_TIMEOUT",
+        "CONNECTION_CLOSED",
+        "CONNECTION_ENDED",
+        "57P01",
+        "57P03",
+      ].includes(code))
   );
 }
 
