@@ -110,7 +110,8 @@ async function replicaIdentityForMoves(sql: Sql): Promise<void> {
     JOIN pg_dist_partition p ON p.logicalrelid = c.oid
     WHERE n.nspname = current_schema() AND c.relreplident = 'd'
       AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary)`;
-  for (const t of tables) await sql.unsafe(`ALTER TABLE "${t.name.replaceAll('"', '""')}" REPLICA IDENTITY FULL`);
+  for (const t of tables)
+    await sql.unsafe(`ALTER TABLE "${t.name.replaceAll('"', '""')}" REPLICA IDENTITY FULL`);
 }
 
 /**

@@ -49,7 +49,8 @@ it("adds a worker and rebalances while agents write and retrieve: every acknowle
   const stored = await storedCounts(sql, load.acked);
   const readyStarted = Date.now();
   for (const a of agents) {
-    const total = (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${a}`)[0]?.n ?? 0;
+    const total =
+      (await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${a}`)[0]?.n ?? 0;
     await allReady(p.t, a, total, 120_000);
   }
   const figures = {

@@ -1,5 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { Queue } from "bullmq";
 import postgres from "postgres";
+import { JOB_NAMES } from "../../src/jobs/catalog";
+import { workerConnection } from "../../src/jobs/queues";
+import { TEST_REDIS_CLUSTER, TEST_REDIS_URL } from "../support/env";
 import type { TestSystem } from "../support/system";
 
 /**
@@ -10,7 +14,10 @@ import type { TestSystem } from "../support/system";
 
 /** Runs scripts/citus-cluster.sh with these arguments; returns what it printed. */
 export function citus(...args: string[]): string {
-  return execFileSync("bash", ["scripts/citus-cluster.sh", ...args], { encoding: "utf8" }).trim();
+  return execFileSync("bash", ["scripts/citus-cluster.sh", ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 }
 
 /** A small pool on the coordinator, for Citus' views and functions (not the app's pool). */
@@ -23,13 +30,21 @@ export async function workerPortOf(sql: postgres.Sql, agentId: string): Promise<
   const [row] = await sql<{ port: number }[]>`
     SELECT nodeport AS port FROM citus_shards
     WHERE table_name = 'memories'::regclass
-      AND shardid = get_shard_id_for_distribution_column('memories', ${agentId})`;
+      AND shardid = get_shard_id_for_distribution_column('memories', ${agentId}::text)`;
   if (!row) throw new Error(`no shard for ${agentId}`);
   return Number(row.port);
 }
 
 type Op = "write" | "retrieve";
-type Sample = { agent: string; op: Op; phase: string; status: number; ms: number; code?: string; message?: string };
+type Sample = {
+  agent: string;
+  op: Op;
+  phase: string;
+  status: number;
+  ms: number;
+  code?: string;
+  message?: string;
+};
 
 /** The pth percentile (nearest rank) of the values, 0 for none. */
 export function percentile(values: number[], p: number): number {
@@ -100,8 +115,18 @@ export function startLoad(t: TestSystem, agents: string[], pauseMs = 400) {
         retrieves: retrieves.length,
         errors: of.filter((s) => !ok(s)).length,
         statuses: [...new Set(of.filter((s) => !ok(s)).map((s) => `${s.status} ${s.code ?? ""}`))],
-        writeP99: Math.round(percentile(writes.filter(ok).map((s) => s.ms), 99)),
-        retrieveP99: Math.round(percentile(retrieves.filter(ok).map((s) => s.ms), 99)),
+        writeP99: Math.round(
+          percentile(
+            writes.filter(ok).map((s) => s.ms),
+            99,
+          ),
+        ),
+        retrieveP99: Math.round(
+          percentile(
+            retrieves.filter(ok).map((s) => s.ms),
+            99,
+          ),
+        ),
       };
     },
   };
@@ -125,5 +150,39 @@ export async function storedCounts(sql: postgres.Sql, acked: Map<string, string[
 
 /** The load average, for the printed figures (the machine's cores are shared). */
 export function loadAverage(): string {
-  return execFileSync("uptime", { encoding: "utf8" }).trim().replace(/.*load average: /, "");
+  return execFileSync("uptime", { encoding: "utf8" })
+    .trim()
+    .replace(/.*load average: /, "");
+}
+
+/** Jobs left in this prefix's queues: still to run (waiting, active, delayed) and given up (failed). */
+export async function queueDepth(prefix: string, url = TEST_REDIS_URL, cluster = TEST_REDIS_CLUSTER) {
+  const connection = workerConnection({ url, cluster });
+  let pending = 0;
+  let failed = 0;
+  try {
+    for (const name of JOB_NAMES) {
+      const q = new Queue(name, { connection, prefix });
+      const c = await q.getJobCounts("waiting", "active", "delayed", "prioritized", "failed");
+      pending += (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0);
+      failed += c.failed ?? 0;
+      await q.close();
+    }
+  } finally {
+    connection.disconnect();
+  }
+  return { pending, failed };
+}
+
+/** The node name (worker1, ...) of the instance on this port. */
+export function nodeOnPort(port: number): string {
+  for (let i = 1; i < 10; i++) {
+    const name = `worker${i}`;
+    try {
+      if (Number(citus("port", name)) === port) return name;
+    } catch {
+      break;
+    }
+  }
+  throw new Error(`no worker on port ${port}`);
 }
