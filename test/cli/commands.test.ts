@@ -9,6 +9,7 @@ import { main } from "../../src/cli/kit/main";
 import { lockPathOf } from "../../src/db/folder-lock";
 import { TEST_DATABASE_URL, uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
+import { DOC_PAGES, shellCommands } from "../support/readme-curls";
 import { childEnv, type Spawned, spawnEntry } from "../support/spawn";
 import { type Stub, startStubOpenAI } from "../support/stub-openai";
 import { testSystemEnv } from "../support/system";
@@ -113,6 +114,24 @@ describe("memstream --help and usage errors", () => {
     expect(r.stderr).toContain(problem);
     expect(r.stderr).toContain(`usage: memstream ${args[0]}`);
     expect(r.stdout).toBe("");
+  });
+
+  it("every `memstream …` line in the docs names a command and options it takes", async () => {
+    const lines = DOC_PAGES.flatMap((page) =>
+      [...readFileSync(page, "utf8").matchAll(/```(?:sh|bash)\n([\s\S]*?)\n```/g)].flatMap((m) =>
+        shellCommands(m[1] as string)
+          // `memstream …`, after any VAR=value the line sets for it.
+          .map((words) => words.slice(words.findIndex((w) => !/^[A-Z_]+=/.test(w))))
+          .filter((words) => words[0] === "memstream")
+          // A redirection is the shell's, not the command's.
+          .map((words) => (words.includes("<") ? words.slice(0, words.indexOf("<")) : words)),
+      ),
+    );
+    expect(lines.length).toBeGreaterThan(10);
+    for (const words of lines) {
+      const r = await cli([...words.slice(1), "--help"]);
+      expect(r.code, `${words.join(" ")}: ${r.stderr}`).toBe(0);
+    }
   });
 
   it(
