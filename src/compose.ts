@@ -13,6 +13,7 @@ import { meteredChat } from "./memory/budget/metered-chat";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createRetrieveCache } from "./memory/retrieve/cache";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
@@ -121,7 +122,13 @@ export async function composeSystem(
     learner: notifiers.learner,
     supersession: notifiers.supersession,
     learning: config.learning,
-    retrieval: config.retrieval,
+    // One result cache per process; answers stay valid across processes by the agent's generation token.
+    retrieval: {
+      ...config.retrieval,
+      cache: createRetrieveCache(config.retrieveCache, (result) =>
+        core.metrics.retrieveCache.inc({ result }),
+      ),
+    },
     budget,
   };
   const reflect: ReflectAgentDeps = {

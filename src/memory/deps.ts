@@ -3,6 +3,7 @@ import type { Embedder } from "../providers/types";
 import type { LlmBudget } from "./budget/budget";
 import type { RetrievalLogBounds } from "./learning/log";
 import type { LearningConfig } from "./learning/state";
+import type { RetrieveCache } from "./retrieve/cache";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** A memory whose importance or embedding still has to be computed. */
@@ -80,5 +81,7 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
     timeoutMs?: number;
     /** Bounds of the retrieval log (feedback, learned weights); absent = RETRIEVAL_LOG_DEFAULTS. */
     log?: RetrievalLogBounds;
+    /** The result cache of identical retrieves (retrieve/cache.ts); absent = none. */
+    cache?: RetrieveCache;
   };
 };
