@@ -3,6 +3,8 @@ CREATE TABLE "agent_generations" (
 	"generation" uuid NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "agent_settings" ADD COLUMN "retrieve_cache_ttl_ms" integer;
+--> statement-breakpoint
 -- A new token for every agent a statement's rows belong to, in agent order (no deadlock between
 -- two multi-agent statements). Statement-level on inserts and deletes: one upsert per agent and
 -- statement, however many rows.

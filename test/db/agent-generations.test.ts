@@ -82,8 +82,8 @@ for (const backend of ["postgres", "pglite"] as const) {
       expect(
         await moves(agent, () =>
           database.db.execute(
-            sql`INSERT INTO memory_embeddings (agent_id, memory_id, model, dimensions, embedding)
-              VALUES (${agent}, ${id}, 'm', 3, '[1,0,0]')`,
+            sql`INSERT INTO memory_embeddings (agent_id, memory_id, model, dimensions, embedding, revision)
+              VALUES (${agent}, ${id}, 'm', 3, '[1,0,0]', 1)`,
           ),
         ),
       ).toBe(true);
