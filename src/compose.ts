@@ -13,7 +13,7 @@ import { meteredChat } from "./memory/budget/metered-chat";
 import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
-import { createRetrieveCache } from "./memory/retrieve/cache";
+import { createRetrieveCache } from "./memory/retrieve/cache-store";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";

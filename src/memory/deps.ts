@@ -3,7 +3,7 @@ import type { Embedder } from "../providers/types";
 import type { LlmBudget } from "./budget/budget";
 import type { RetrievalLogBounds } from "./learning/log";
 import type { LearningConfig } from "./learning/state";
-import type { RetrieveCache } from "./retrieve/cache";
+import type { RetrieveCache } from "./retrieve/cache-store";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** A memory whose importance or embedding still has to be computed. */

@@ -190,7 +190,8 @@ export async function retrieve(
   const hit = cache.get(key, state.generation, now, ttlMs);
   if (hit) {
     cache.count("hit");
-    return fromCache(deps, agentId, input, hit.result, hit.ageMs);
+    // Only this function stores answers, each a RetrieveResult (the store holds objects).
+    return fromCache(deps, agentId, input, hit.result as RetrieveResult, hit.ageMs);
   }
   cache.count("miss");
   // Kept under the token read before ranking: a write while it ranked changed the token, so this
