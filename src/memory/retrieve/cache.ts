@@ -2,14 +2,16 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
-import type { RetrieveInput } from "./retrieve";
 
 /**
  * The cache key of a retrieve: the agent and every field of the request but `touch` (what a hit
  * does with it is its own step); null when the request must not be answered from a cache (it asks
  * to wait until everything written is searchable).
  */
-export function cacheKey(agentId: string, input: RetrieveInput): string | null {
+export function cacheKey(
+  agentId: string,
+  input: { touch?: boolean; waitSearchableMs?: number },
+): string | null {
   if (input.waitSearchableMs) return null;
   const { touch: _touch, ...rest } = input;
   return createHash("sha256").update(agentId).update("\0").update(stableJson(rest)).digest("base64url");
