@@ -5,7 +5,7 @@ import { loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { DomainError } from "../lib/errors";
 import { progressBar } from "../lib/progress-bar";
-import { noEnrichment } from "../memory/deps";
+import { announceNothing } from "../memory/events";
 import { exportAgent } from "../memory/portable/export-stream";
 import { importAgent } from "../memory/portable/import-stream";
 import { systemClock } from "../providers/types";
@@ -148,7 +148,7 @@ async function direct(): Promise<void> {
   try {
     await database.migrate();
     // Enrichment left pending is found by the workers' sweep: the database holds it.
-    const deps = { db: database.db, clock: systemClock, enrichment: noEnrichment };
+    const deps = { db: database.db, clock: systemClock, announce: announceNothing };
     if (command === "export") {
       const out = output(values.out);
       const progress = exportProgress();

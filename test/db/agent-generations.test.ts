@@ -20,6 +20,8 @@ const IGNORED = new Set([
   "embedding_claimed_by",
   "embedding_claimed_until",
   "description_tsv",
+  // When the supersession check is due: bookkeeping of a job, no answer shows it.
+  "supersession_due_at",
 ]);
 
 for (const backend of ["postgres", "pglite"] as const) {

@@ -1,7 +1,7 @@
 import { memstreamMemory, type Turn } from "@memstream/ai-sdk";
 import { createMemstreamClient } from "@memstream/client";
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from "ai";
-import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
@@ -47,7 +47,7 @@ describe("@memstream/ai-sdk middleware", () => {
     const turns: Turn[] = [];
     const memory = memstreamMemory({ client: client(), agentId, afterTurn: (turn) => void turns.push(turn) });
     let seen: Prompt = [];
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: async (options) => {
         seen = options.prompt as Prompt;
         return text("Oat milk for Klaus.");
@@ -85,7 +85,7 @@ describe("@memstream/ai-sdk middleware", () => {
       importance: 3,
     });
     const memory = memstreamMemory({ client: client(), agentId });
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: async () => text("Klaus cannot have dairy: oat milk."),
     });
     await generateText({
@@ -104,7 +104,7 @@ describe("@memstream/ai-sdk middleware", () => {
     const agentId = uniq("ai-stream");
     const memory = memstreamMemory({ client: client(), agentId });
     let seen: Prompt = [];
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doStream: async (options) => {
         seen = options.prompt as Prompt;
         return {
@@ -134,7 +134,7 @@ describe("@memstream/ai-sdk middleware", () => {
     const errors: unknown[] = [];
     const down = createMemstreamClient({ baseUrl: "http://127.0.0.1:1", retry: { retries: 0 } });
     const memory = memstreamMemory({ client: down, agentId: "nobody", onError: (e) => errors.push(e) });
-    const model = new MockLanguageModelV4({ doGenerate: async () => text("Still here.") });
+    const model = new MockLanguageModelV3({ doGenerate: async () => text("Still here.") });
     const result = await generateText({
       model: wrapLanguageModel({ model, middleware: memory.middleware }),
       prompt: "Hello?",
@@ -162,7 +162,7 @@ describe("@memstream/ai-sdk tools", () => {
       toolCall("record_outcome", { task: "Find the party venue", taskType: "lookup", success: true }, "c3"),
       text("At Hobbs Cafe, on Friday."),
     ];
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: async (options) => {
         prompts.push(options.prompt as Prompt);
         const next = steps.shift();
@@ -201,7 +201,7 @@ describe("@memstream/ai-sdk tools", () => {
     const memory = memstreamMemory({ client: client(), agentId: "not a valid agent id", storeTurns: false });
     const prompts: Prompt[] = [];
     const steps = [toolCall("remember", { description: "Klaus cannot have dairy" }, "c1"), text("ok")];
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: async (options) => {
         prompts.push(options.prompt as Prompt);
         return steps.shift() ?? text("ok");

@@ -1051,7 +1051,7 @@ export interface components {
              * @example 2026-02-01T00:00:00Z
              */
             asOf?: string;
-            /** @default true */
+            /** @description Mark the returned memories as accessed now (lastAccessedAt); default true */
             touch?: boolean;
             /**
              * @description Wait up to this many ms (at most 10000) until every memory of the agent written before this retrieve has its vector, then rank; `freshness.waited` says how long and whether everything became searchable. Default 0: rank at once
@@ -1060,8 +1060,7 @@ export interface components {
             waitSearchableMs?: number;
             kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
             /**
-             * @description auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
-             * @default auto
+             * @description Default auto. auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
              * @enum {string}
              */
             mode?: "auto" | "exact" | "fast";

@@ -29,6 +29,6 @@ except MemstreamError as err:
 
 answer = memory.retrieve(agent, "What can Klaus drink?", format="text", maxTokens=200, k=2, relevance="hybrid")
 print(f"retrieve for {agent}:")
-print(answer["context"]["text"])
+print(answer.get("context", {}).get("text", ""))
 memory.record_outcome(agent, {"task": "Serve Klaus", "taskType": "serve", "success": True, "strategy": "oat milk"})
 print(f"{agent} has {memory.stats(agent)['total']} memories")

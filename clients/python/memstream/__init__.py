@@ -3,13 +3,17 @@
     from memstream import Memstream
     memory = Memstream("http://127.0.0.1:8787")
     memory.remember("npc-42", "Klaus is coming to the party")
-    print(memory.retrieve("npc-42", "Who is coming?", format="text")["context"]["text"])
+    print(memory.retrieve("npc-42", "Who is coming?", format="text")["context"].get("text"))
+
+``AsyncMemstream`` has the same verbs as coroutines.
 """
 
+from .aio import AsyncMemstream
 from .client import Memstream, RetryOptions
 from .errors import MemstreamError
 from .types import (
     AgentStats,
+    Context,
     FeedbackResult,
     Freshness,
     Memory,
@@ -22,6 +26,8 @@ from .types import (
 
 __all__ = [
     "AgentStats",
+    "AsyncMemstream",
+    "Context",
     "FeedbackResult",
     "Freshness",
     "Memory",

@@ -145,7 +145,7 @@ class Memstream:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _backoff(self, attempt: int) -> float:
-        return min(self.retry.max_delay, self.retry.base_delay * 2**attempt) * (0.5 + random.random() / 2)
+        return min(self.retry.max_delay, self.retry.base_delay * 2.0**attempt) * (0.5 + random.random() / 2)
 
     def _retry_after(self, header: Optional[str]) -> Optional[float]:
         """``retry-after`` as seconds or an HTTP date, capped; None when absent or unreadable."""

@@ -1,37 +1,46 @@
-"""The shapes the API sends and takes (a subset of its OpenAPI document, as TypedDicts)."""
+"""The shapes the API sends and takes (a subset of its OpenAPI document, as TypedDicts), checked
+against the server's /openapi.json by tests/test_types_match_api.py."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: Python 3.11 would not see NotRequired in string annotations.
 import sys
 from typing import Any, Dict, List, Optional
 
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict
-else:  # pragma: no cover - older Pythons: every key optional
+else:  # pragma: no cover - older Pythons: a NotRequired field reads as Optional (type-check on 3.11+)
     from typing import TypedDict
 
-    NotRequired = Optional  # type: ignore[misc,assignment]
+    NotRequired = Optional
 
 Metadata = Dict[str, Any]
 
 
-class NewMemory(TypedDict, total=False):
+class NewMemory(TypedDict):
     """A memory to store; only ``description`` is required."""
 
     description: str
-    kind: str  # observation | reflection | plan
-    createdAt: str
-    importance: int  # 1-10; computed by the server when left out
-    embedding: List[float]
-    embeddingModel: str
-    metadata: Metadata
-    citations: List[str]
+    kind: NotRequired[str]  # observation | reflection | plan
+    createdAt: NotRequired[str]
+    importance: NotRequired[int]  # 1-10; computed by the server when left out
+    embedding: NotRequired[List[float]]
+    embeddingModel: NotRequired[str]
+    metadata: NotRequired[Metadata]
+    citations: NotRequired[List[str]]
     # Ids of earlier memories of the agent this one replaces (a newer version of the same fact).
-    supersedes: List[str]
+    supersedes: NotRequired[List[str]]
+    # When it stops existing (ISO time); left out = never.
+    expiresAt: NotRequired[str]
 
 
 class EnrichmentStatus(TypedDict):
     importance: str  # pending | ready | failed
+    embedding: str
+
+
+class EnrichmentErrors(TypedDict, total=False):
+    """Why importance or embedding failed (only on a failed one)."""
+
+    importance: str
     embedding: str
 
 
@@ -43,6 +52,9 @@ class Memory(TypedDict):
     createdAt: str
     lastAccessedAt: str
     importance: Optional[int]
+    # Who scored importance: caller, the scorer's id (llm:<model> or the offline scorer),
+    # budget:<offline scorer> past the day's LLM budget, outcome, lesson; None until scored.
+    importanceSource: Optional[str]
     embeddingModel: Optional[str]
     metadata: Metadata
     citations: List[str]
@@ -52,6 +64,9 @@ class Memory(TypedDict):
     # When it stops existing; None = never.
     expiresAt: Optional[str]
     status: EnrichmentStatus
+    errors: NotRequired[EnrichmentErrors]
+    # Cited ids whose memory has been deleted since; absent when none.
+    missingCitations: NotRequired[List[str]]
 
 
 class Scores(TypedDict):
@@ -69,12 +84,27 @@ class Scores(TypedDict):
 class ScoredMemory(Memory):
     score: float
     scores: Scores
+    # Copies of this memory (same kind and description but for case, spacing, punctuation) it stands for.
+    duplicates: int
+    # Index of its section (requests with sections).
+    section: NotRequired[int]
 
 
-class Context(TypedDict, total=False):
-    text: str
-    tokens: int
+class ContextSectionReport(TypedDict):
+    title: str
+    kinds: Optional[List[str]]
+    count: int
     truncated: bool
+
+
+class Context(TypedDict):
+    """The prompt-ready block (``text`` with ``format="text"``) and what it cost."""
+
+    text: NotRequired[str]
+    tokens: int
+    encoding: str  # cl100k_base | o200k_base
+    truncated: bool
+    sections: NotRequired[List[ContextSectionReport]]
 
 
 class Freshness(TypedDict):
@@ -118,16 +148,21 @@ class AgentStats(TypedDict):
     embedding: Dict[str, int]
     oldest: Optional[str]
     newest: Optional[str]
+    # Memories deleted by retention, all time; the last retention run (None = never).
+    forgotten: int
+    retainedAt: Optional[str]
+    # The day's LLM spend against the budget; None without an LLM.
+    llmBudget: Optional[Dict[str, Any]]
 
 
-class NewOutcome(TypedDict, total=False):
+class NewOutcome(TypedDict):
     """How an attempted task went; ``task`` and ``success`` are required."""
 
     task: str
-    taskType: str
+    taskType: NotRequired[str]
     success: bool
-    strategy: str
-    error: str
-    durationMs: int
-    metadata: Metadata
-    occurredAt: str
+    strategy: NotRequired[str]
+    error: NotRequired[str]
+    durationMs: NotRequired[int]
+    metadata: NotRequired[Metadata]
+    occurredAt: NotRequired[str]

@@ -10,7 +10,7 @@
 import { memstreamMemory } from "@memstream/ai-sdk";
 import { createMemstreamClient } from "@memstream/client";
 import { generateText, stepCountIs, wrapLanguageModel } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV3 } from "ai/test";
 import { startLocalServer } from "../../../examples/local-server";
 
 const { baseUrl, stop } = await startLocalServer();
@@ -26,7 +26,7 @@ const memory = memstreamMemory({
 // memory block says.
 let step = 0;
 const usage = { inputTokens: { total: 1 }, outputTokens: { total: 1 } } as never;
-const model = new MockLanguageModelV4({
+const model = new MockLanguageModelV3({
   doGenerate: async ({ prompt }) => {
     step++;
     const memoryBlock = prompt.find((m) => m.role === "system" && m.content.startsWith("Relevant memories"));

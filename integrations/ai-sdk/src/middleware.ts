@@ -107,7 +107,7 @@ export function memoryMiddleware(o: MiddlewareOptions): LanguageModelMiddleware 
   }
 
   return {
-    specificationVersion: "v4",
+    specificationVersion: "v3",
     async transformParams({ params }) {
       const userText = lastUserText(params.prompt);
       if (!userText) return params;

@@ -73,7 +73,13 @@ const RetrieveBody = z
         "Recall as of this time: only memories created at or before it are candidates; a memory counts as superseded only if its replacement existed by then; recency reads each memory's last access known to precede it (else its createdAt); the version lift and the time filter are judged at it (it is the retrieve's now, so not with `now`, nor with mode fast). Nothing is touched or logged (feedback on its retrievalId is a 404). Memories deleted since are gone for good",
       example: "2026-02-01T00:00:00Z",
     }),
-    touch: z.boolean().default(RETRIEVE_DEFAULTS.touch),
+    // No zod default here or below: a `default` in the document makes openapi-typescript (its defaults) require the field.
+    touch: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: `Mark the returned memories as accessed now (lastAccessedAt); default ${RETRIEVE_DEFAULTS.touch}`,
+      }),
     waitSearchableMs: z
       .number()
       .int()
@@ -85,10 +91,14 @@ const RetrieveBody = z
         example: 2000,
       }),
     kinds: z.array(Kind).min(1).optional(),
-    mode: z.enum(["auto", "exact", "fast"]).default(RETRIEVE_DEFAULTS.mode).openapi({
-      description:
-        "auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement",
-    }),
+    mode: z
+      .enum(["auto", "exact", "fast"])
+      .optional()
+      .openapi({
+        description:
+          `Default ${RETRIEVE_DEFAULTS.mode}. ` +
+          "auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement",
+      }),
     filters: z
       .object({ since: IsoTime.optional(), until: IsoTime.optional(), metadata: Metadata.optional() })
       .strict()
