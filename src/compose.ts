@@ -15,6 +15,7 @@ import type { MemoryDeps } from "./memory/deps";
 import type { Announce } from "./memory/events";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createRetrieveCache } from "./memory/retrieve/cache-store";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
@@ -122,7 +123,13 @@ export async function composeSystem(
     announce: overrides.announce ? overrides.announce(announce) : announce,
     supersession: providers.chat !== null && config.supersession === "llm",
     learning: config.learning,
-    retrieval: config.retrieval,
+    // One result cache per process; answers stay valid across processes by the agent's generation token.
+    retrieval: {
+      ...config.retrieval,
+      cache: createRetrieveCache(config.retrieveCache, (result) =>
+        core.metrics.retrieveCache.inc({ result }),
+      ),
+    },
     budget,
   };
   const reflect: ReflectAgentDeps = {

@@ -4,6 +4,7 @@ import type { LlmBudget } from "./budget/budget";
 import type { Announce } from "./events";
 import type { RetrievalLogBounds } from "./learning/log";
 import type { LearningConfig } from "./learning/state";
+import type { RetrieveCache } from "./retrieve/cache-store";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
 /** What the memory domain functions need: the core's database and clock plus where work is announced (src/compose.ts). */
@@ -29,5 +30,7 @@ export type MemoryDeps = Pick<Core, "db" | "clock"> & {
     timeoutMs?: number;
     /** Bounds of the retrieval log (feedback, learned weights); absent = RETRIEVAL_LOG_DEFAULTS. */
     log?: RetrievalLogBounds;
+    /** The result cache of identical retrieves (retrieve/cache.ts); absent = none. */
+    cache?: RetrieveCache;
   };
 };
