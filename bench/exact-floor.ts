@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { openDatabase, queryRows } from "../src/db/client";
-import { noEnrichment, noReflection } from "../src/memory/deps";
+import { announceNothing } from "../src/memory/events";
 import { readAgentState } from "../src/memory/retrieve/agent-state";
 import { exactStatementFor, useExactScan } from "../src/memory/retrieve/execute";
 import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
@@ -68,8 +68,7 @@ const deps = {
   db,
   clock: systemClock,
   embedder: { modelId: model, dimensions: queries[0]?.length ?? 0, maxBatchSize: 1, embed: async () => [] },
-  enrichment: noEnrichment,
-  reflection: noReflection,
+  announce: announceNothing,
 };
 const exact = (q: number[], rank = retrieve) =>
   rank(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { type Database, openDatabase } from "../src/db/client";
 import type { CopyVector } from "../src/memory/copy-vectors";
-import { noEnrichment } from "../src/memory/deps";
+import { announceNothing } from "../src/memory/events";
 import { type InsertRow, insertMemoryRows } from "../src/memory/insert-rows";
 import { exportAgent } from "../src/memory/portable/export-stream";
 import { importAgent } from "../src/memory/portable/import-stream";
@@ -88,7 +88,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ s: number; heapMb: n
 
 async function run(label: string, database: Database) {
   await database.migrate();
-  const deps = { db: database.db, clock: systemClock, enrichment: noEnrichment };
+  const deps = { db: database.db, clock: systemClock, announce: announceNothing };
   const source = `bench-src-${Date.now()}`;
   await seed(database.db, source);
   const file = join(mkdtempSync(join(tmpdir(), "memstream-bench-port-")), "stream.jsonl");

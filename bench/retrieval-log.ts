@@ -10,7 +10,8 @@
 import postgres from "postgres";
 import { openDatabase } from "../src/db/client";
 import { createMemories } from "../src/memory/create-memories";
-import { type MemoryDeps, noEnrichment, noReflection } from "../src/memory/deps";
+import type { MemoryDeps } from "../src/memory/deps";
+import { announceNothing } from "../src/memory/events";
 import { RETRIEVAL_LOG_DEFAULTS } from "../src/memory/learning/log";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { systemClock } from "../src/providers/types";
@@ -48,8 +49,7 @@ const deps: MemoryDeps = {
   db: database.db,
   clock: systemClock,
   embedder: { modelId: MODEL, dimensions: DIMS, maxBatchSize: 1, embed: async () => [] },
-  enrichment: noEnrichment,
-  reflection: noReflection,
+  announce: announceNothing,
 };
 const [{ n }] = (await database.db.execute(
   `SELECT count(*)::int AS n FROM memories WHERE agent_id = '${AGENT}'`,

@@ -15,7 +15,8 @@ import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { openDatabase, queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
-import { type MemoryDeps, noEnrichment, noReflection } from "../src/memory/deps";
+import type { MemoryDeps } from "../src/memory/deps";
+import { announceNothing } from "../src/memory/events";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { touchMemories } from "../src/memory/retrieve/touch";
 import { systemClock } from "../src/providers/types";
@@ -70,8 +71,7 @@ for (const spec of specs) {
         db: database.db,
         clock: systemClock,
         embedder: { modelId: model, dimensions: spec.dims, maxBatchSize: 1, embed: async () => [] },
-        enrichment: noEnrichment,
-        reflection: noReflection,
+        announce: announceNothing,
       };
       const agents = spec.size > SMALL_SIZE ? [MAIN, SMALL] : [MAIN];
       for (const agent of agents) {

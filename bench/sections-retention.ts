@@ -10,7 +10,8 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase } from "../src/db/client";
-import { type MemoryDeps, noEnrichment, noReflection } from "../src/memory/deps";
+import type { MemoryDeps } from "../src/memory/deps";
+import { announceNothing } from "../src/memory/events";
 import { forget } from "../src/memory/retention/forget";
 import { retrieve } from "../src/memory/retrieve/retrieve";
 import { fmt, quantile, timeRuns } from "./lib/stats";
@@ -56,8 +57,7 @@ try {
     db,
     clock: { now: () => new Date() },
     embedder: { modelId: model, dimensions: DIMS, maxBatchSize: 1, embed: async (t) => t.map(vec) },
-    enrichment: noEnrichment,
-    reflection: noReflection,
+    announce: announceNothing,
     retrieval: { fresh: { max: 0, timeoutMs: 0 } },
   };
   const q = { query: "topic 7", touch: false } as const;

@@ -5,14 +5,17 @@ import type { Core } from "./core";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
 import type { IngestDeps } from "./ingest/github/deps";
-import { composeNotifiers, composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
+import { createAnnouncer } from "./jobs/announce";
+import { composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { ProcessorDeps } from "./jobs/processors";
 import type { Logger } from "./lib/logger";
 import { createLlmBudget } from "./memory/budget/budget";
 import { meteredChat } from "./memory/budget/metered-chat";
-import { type EnrichmentNotifier, type MemoryDeps, noReflection } from "./memory/deps";
+import type { MemoryDeps } from "./memory/deps";
+import type { Announce } from "./memory/events";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createRetrieveCache } from "./memory/retrieve/cache-store";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
@@ -32,13 +35,13 @@ export type System = {
   core: Core;
   database: Database;
   providers: Providers;
-  /** The memory domain: the core's database and clock, the embedder and the enrichment seams. */
+  /** The memory domain: the core's database and clock, the embedder and where work is announced. */
   memory: MemoryDeps;
   /** Document splitting and large token counts, in worker threads. */
   text: TextWork;
   /** Memory deps plus the chat model and default threshold, for reflection. */
   reflect: ReflectAgentDeps;
-  /** GitHub ingestion: memory deps, routing rules, and where deliveries and imports are enqueued. */
+  /** GitHub ingestion: memory deps (deliveries and imports are announced through the same port) and routing rules. */
   github: IngestDeps;
   app: AppDeps;
   jobs: JobsPart;
@@ -51,7 +54,8 @@ export async function composeSystem(
   logger: Logger,
   overrides: {
     clock?: Clock;
-    enrichment?: EnrichmentNotifier;
+    /** Wraps the job system's `announce` (a test drops or observes some kinds of events). */
+    announce?: (jobs: Announce) => Announce;
     providers?: Providers;
     /** The process's metrics; the entry points pass one with process metrics, tests a bare one. */
     metrics?: Metrics;
@@ -104,24 +108,28 @@ export async function composeSystem(
       meter: (chat) => meteredChat(chat, budget),
     }));
   const queues = composeQueues(config, core);
-  // Every piece of background work is a job (src/jobs/catalog.ts): the domain only enqueues.
-  const notifiers = composeNotifiers(queues.sink, core, {
+  // Every piece of background work is a job (src/jobs/catalog.ts): the domain only announces.
+  const announce = createAnnouncer({
+    sink: queues.sink,
+    logger: core.logger,
     embedChunk: providers.embedder.maxBatchSize,
     // The reflect deps are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
-    supersession: providers.chat !== null && config.supersession === "llm",
   });
   const memory: MemoryDeps = {
     db: core.db,
     clock: core.clock,
     embedder: providers.embedder,
-    enrichment: overrides.enrichment ?? notifiers.enrichment,
-    reflection: notifiers.reflection ?? noReflection,
-    outcomes: notifiers.outcomes,
-    learner: notifiers.learner,
-    supersession: notifiers.supersession,
+    announce: overrides.announce ? overrides.announce(announce) : announce,
+    supersession: providers.chat !== null && config.supersession === "llm",
     learning: config.learning,
-    retrieval: config.retrieval,
+    // One result cache per process; answers stay valid across processes by the agent's generation token.
+    retrieval: {
+      ...config.retrieval,
+      cache: createRetrieveCache(config.retrieveCache, (result) =>
+        core.metrics.retrieveCache.inc({ result }),
+      ),
+    },
     budget,
   };
   const reflect: ReflectAgentDeps = {
@@ -136,8 +144,6 @@ export async function composeSystem(
     metrics: core.metrics,
     webhookSecrets: config.github.webhookSecrets,
     routes: config.github.routes,
-    deliveries: notifiers.deliveries,
-    imports: notifiers.imports,
   };
   const processors: ProcessorDeps = {
     ...core,

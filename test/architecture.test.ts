@@ -17,6 +17,13 @@ describe("imports in src/", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the domain (src/memory/, src/ingest/) never imports the job system: it announces events", () => {
+    const offenders = [...graph]
+      .filter(([file]) => file.startsWith("memory/") || file.startsWith("ingest/"))
+      .flatMap(([file, to]) => to.filter((t) => t.startsWith("jobs/")).map((t) => `${file} → ${t}`));
+    expect(offenders).toEqual([]);
+  });
+
   it("src/lib/ does not depend on the HTTP framework", () => {
     const offenders = sourceFiles("src/lib").flatMap((file) =>
       specifiers(file)

@@ -13,8 +13,9 @@ import type { JobsConfig } from "../config";
  *      two requests the same job: the same key is queued once) and, if not the default, `attempts`;
  *   2. its processor in `processors/<verb>-<entity>.ts`, registered in `processors/index.ts`
  *      (a `Record<JobName, …>`: the typecheck fails until it is);
- *   3. enqueue it with `jobRequest(name, payload)` through a `JobSink` — from a notifier the domain
- *      calls (`notifiers.ts`) or from the sweep (`sweep.ts`) when the database says work is due;
+ *   3. make it the job of a domain event (`src/memory/events.ts`; a new kind if none fits) in the
+ *      event → job table (`event-jobs.ts`), which both `announce` (`announce.ts`, after a write)
+ *      and the sweep (`sweep.ts`, when the database says work is due) go through;
  *   4. a row in the job table of docs/operations.md.
  * Keep the database the source of truth: a processor re-checks state before working, so a job run
  * twice, late or after its work was done is harmless.
@@ -132,7 +133,7 @@ export type JobRequest<N extends JobName = JobName> = {
 }[N];
 
 /**
- * Deterministic id: a hash of the job's key, so a notifier and a sweep (or two sweeps)
+ * Deterministic id: a hash of the job's key, so a write's announcement and a sweep (or two sweeps)
  * announcing the same work queue it once. No `:` (BullMQ forbids it), whatever the key holds.
  */
 export function jobId<N extends JobName>(name: N, payload: Payload<N>): string {

@@ -1,31 +1,14 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { Core } from "../core";
-import type { DeliveryProcessor, ImportQueue } from "../ingest/github/deps";
-import type {
-  EnrichmentNotifier,
-  LearningScheduler,
-  OutcomeScheduler,
-  ReflectionScheduler,
-  SupersessionScheduler,
-} from "../memory/deps";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
-import {
-  createDeliveryNotifier,
-  createImportNotifier,
-  createLearningNotifier,
-  createOutcomeNotifier,
-  createQueueNotifier,
-  createReflectionNotifier,
-  createSupersessionNotifier,
-} from "./notifiers";
 import type { ProcessorDeps } from "./processors";
 import { createBullQueues } from "./queues";
 import { startWorkers, type Workers } from "./runner";
 import type { JobSink } from "./sink";
 
-/** The job system's parts: where jobs go, the seams the domain calls, and how to start workers. */
+/** The job system's parts: where jobs go and how to start workers. */
 export type JobsPart = {
   /** BullMQ queues with Redis, else the in-process queue (a dropping sink when nothing consumes it). */
   sink: JobSink & { close(): Promise<void> };
@@ -62,38 +45,6 @@ export function composeQueues(
   });
   metrics.readQueueDepthFrom(async () => inProcess.counts());
   return { sink: inProcess, inProcess, queues: null };
-}
-
-/** The domain's seams as enqueues onto `sink`. */
-export function composeNotifiers(
-  sink: JobSink,
-  { logger }: Pick<Core, "logger">,
-  opts: {
-    embedChunk: number;
-    dueForReflection: ((agentId: string) => Promise<boolean>) | null;
-    /** An LLM is configured and MEMSTREAM_SUPERSESSION=llm. */
-    supersession: boolean;
-  },
-): {
-  enrichment: EnrichmentNotifier;
-  reflection: ReflectionScheduler | null;
-  deliveries: DeliveryProcessor;
-  imports: ImportQueue;
-  outcomes: OutcomeScheduler;
-  learner: LearningScheduler;
-  supersession: SupersessionScheduler | undefined;
-} {
-  return {
-    enrichment: createQueueNotifier({ sink, embedChunk: opts.embedChunk, logger }),
-    reflection: opts.dueForReflection
-      ? createReflectionNotifier({ sink, due: opts.dueForReflection, logger })
-      : null,
-    deliveries: createDeliveryNotifier({ sink, logger }),
-    imports: createImportNotifier({ sink, logger }),
-    outcomes: createOutcomeNotifier({ sink, logger }),
-    learner: createLearningNotifier({ sink, logger }),
-    supersession: opts.supersession ? createSupersessionNotifier({ sink, logger }) : undefined,
-  };
 }
 
 /** The worker starter over built queues; `closeWorkers` stops every started set. */

@@ -1,71 +1,50 @@
-import type { MemoryDeps, PendingWork } from "./deps";
+import type { Announce, EventKind, WorkEvent } from "./events";
 
-/** The keys of T that are not methods answering Promise<void>. */
-type NotAnnouncing<T> = {
-  // biome-ignore lint/suspicious/noExplicitAny: any argument list; only the answer type decides.
-  [M in keyof T]-?: T[M] extends (...args: any[]) => Promise<void> ? never : M;
-}[keyof T];
-/** The members of MemoryDeps made only of methods answering Promise<void>: the seams that announce work. */
-type AnnouncingKeys = {
-  [K in keyof MemoryDeps]-?: NonNullable<MemoryDeps[K]> extends object
-    ? [NotAnnouncing<NonNullable<MemoryDeps[K]>>] extends [never]
-      ? K
-      : never
-    : never;
-}[keyof MemoryDeps];
-
-// Every announcing seam, or this does not compile: a new seam cannot be missed by afterCommit.
-const HELD: Record<AnnouncingKeys, true> = {
-  enrichment: true,
-  reflection: true,
-  outcomes: true,
-  supersession: true,
-  learner: true,
+/**
+ * How held events of each kind are made one: a kind carrying memories merges their lists (one
+ * event per kind and `fields`), any other kind is made once per distinct event (an agent told
+ * twice is told once). Every kind is named, or this does not compile.
+ */
+const COALESCE: Record<EventKind, "merge items" | "once"> = {
+  "memories.pending": "merge items",
+  "memories.embedded": "merge items",
+  "importance.added": "once",
+  "outcome.recorded": "once",
+  "feedback.given": "once",
+  "retention.due": "once",
+  "delivery.accepted": "once",
+  "import.opened": "once",
 };
-/** The seams through which domain verbs announce background work, all held by `afterCommit`. */
-export const ANNOUNCERS = Object.keys(HELD) as AnnouncingKeys[];
-type Seams = Pick<MemoryDeps, AnnouncingKeys>;
+
+/** Every kind of event, as the buffer holds them. */
+export const HELD_KINDS = Object.keys(COALESCE) as EventKind[];
+
+/** Held events made one per kind (see COALESCE), in the order they were first held. */
+export function coalesce(events: readonly WorkEvent[]): WorkEvent[] {
+  const out = new Map<string, WorkEvent>();
+  for (const e of events) {
+    if ("items" in e && COALESCE[e.kind] === "merge items") {
+      const key = JSON.stringify({ ...e, items: null });
+      const held = out.get(key);
+      if (held && "items" in held) held.items.push(...e.items);
+      else out.set(key, { ...e, items: [...e.items] });
+    } else out.set(JSON.stringify(e), e);
+  }
+  return [...out.values()];
+}
 
 /**
  * Announcements held while a transaction runs and made once it commits: a job announced before
- * its rows are visible looks for them, finds nothing, and ends. `deps` are the seams to hand to
- * the domain verbs inside the transaction; `flush()` makes the held announcements after the
- * commit, each kind once (work items merged, agents deduplicated); a rollback drops them by never
- * calling it. Seams absent from `base` stay absent.
+ * its rows are visible looks for them, finds nothing, and ends. `announce` is what to hand to the
+ * domain verbs inside the transaction; `flush()` makes the held events, coalesced, in one call to
+ * `base` after the commit; a rollback drops them by never calling it.
  */
-export function afterCommit(base: Seams): { deps: Seams; flush(): Promise<void> } {
-  const pending: PendingWork[] = [];
-  const embedded: PendingWork[] = [];
-  const gained = new Set<string>();
-  const recorded = new Map<string, [string, string | null]>();
-  const feedback = new Set<string>();
-  const deps: Seams = {
-    enrichment: { pending: async (items) => void pending.push(...items) },
-    reflection: { importanceAdded: async (agentId) => void gained.add(agentId) },
-    ...(base.outcomes && {
-      outcomes: {
-        recorded: async (agentId: string, taskType: string | null) =>
-          void recorded.set(JSON.stringify([agentId, taskType]), [agentId, taskType]),
-      },
-    }),
-    ...(base.supersession && {
-      supersession: { embedded: async (items: PendingWork[]) => void embedded.push(...items) },
-    }),
-    ...(base.learner && {
-      learner: { feedbackGiven: async (agentId: string) => void feedback.add(agentId) },
-    }),
-  };
+export function afterCommit(base: Announce): { announce: Announce; flush(): Promise<void> } {
+  const held: WorkEvent[] = [];
   return {
-    deps,
+    announce: async (events) => void held.push(...events),
     async flush() {
-      if (pending.length > 0) await base.enrichment.pending(pending.splice(0));
-      if (embedded.length > 0) await base.supersession?.embedded(embedded.splice(0));
-      for (const agentId of gained) await base.reflection.importanceAdded(agentId);
-      for (const [agentId, taskType] of recorded.values()) await base.outcomes?.recorded(agentId, taskType);
-      for (const agentId of feedback) await base.learner?.feedbackGiven(agentId);
-      gained.clear();
-      recorded.clear();
-      feedback.clear();
+      if (held.length > 0) await base(coalesce(held.splice(0)));
     },
   };
 }

@@ -7,6 +7,7 @@ import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
 import { type InsertRow, insertMemoryRows } from "./insert-rows";
 import { type Supersession, supersede } from "./supersede";
+import { SUPERSEDABLE_KINDS } from "./supersession/detect";
 import type { Memory, MemoryKind } from "./types";
 
 export type NewMemoryInput = {
@@ -46,6 +47,7 @@ export async function createMemories(
   inputs.forEach((input, i) => {
     const field = inputs.length > 1 ? `memories[${i}]` : "body";
     const id = newId("mem");
+    const kind = input.kind ?? "observation";
     if (input.supersedes?.length) {
       const at = input.createdAt ? new Date(input.createdAt) : now;
       replaced.push({ old: [...new Set(input.supersedes)], by: id, at, field: `${field}.supersedes` });
@@ -66,7 +68,7 @@ export async function createMemories(
     }
     rows.push({
       id,
-      kind: input.kind ?? "observation",
+      kind,
       description: input.description,
       createdAt: input.createdAt ? new Date(input.createdAt) : now,
       importance: input.importance ?? null,
@@ -76,6 +78,13 @@ export async function createMemories(
       citations: [...new Set(input.citations ?? [])],
       promptVersion: input.promptVersion ?? null,
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      // With its vector it can be compared with earlier memories at once (the others once embedded).
+      supersessionDueAt:
+        deps.supersession &&
+        embeddingModel !== null &&
+        (SUPERSEDABLE_KINDS as readonly string[]).includes(kind)
+          ? now
+          : null,
     });
   });
 
@@ -85,19 +94,17 @@ export async function createMemories(
     await supersede(tx, agentId, replaced);
   });
 
+  const work = (rs: InsertRow[]) => rs.map((r) => ({ memoryId: r.id, agentId, revision: 1 }));
   const pending = rows.filter((r) => r.importance === null || r.embeddingModel === null);
-  if (pending.length > 0) {
-    await deps.enrichment.pending(pending.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
-  }
-  // Memories written with their vector can be compared at once (the others after embedding).
-  const embedded = rows.filter((r) => r.embeddingModel !== null && r.kind !== "document");
-  if (embedded.length > 0) {
-    await deps.supersession?.embedded(embedded.map((r) => ({ memoryId: r.id, agentId, revision: 1 })));
-  }
-  // Caller-scored memories count towards the reflection threshold now; scored ones count once scored.
-  if (rows.some((r) => r.importance !== null && r.kind !== "reflection")) {
-    await deps.reflection.importanceAdded(agentId);
-  }
+  const embedded = rows.filter((r) => r.supersessionDueAt);
+  await deps.announce([
+    ...(pending.length > 0 ? [{ kind: "memories.pending" as const, items: work(pending) }] : []),
+    ...(embedded.length > 0 ? [{ kind: "memories.embedded" as const, items: work(embedded) }] : []),
+    // Caller-scored memories count towards the reflection threshold now; scored ones count once scored.
+    ...(rows.some((r) => r.importance !== null && r.kind !== "reflection")
+      ? [{ kind: "importance.added" as const, agentId }]
+      : []),
+  ]);
   return rows.map((r) => stored(agentId, r));
 }
 

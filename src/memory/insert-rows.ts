@@ -17,6 +17,8 @@ export type InsertRow = {
   promptVersion: string | null;
   /** When it stops existing; absent or null = never. */
   expiresAt?: Date | null;
+  /** From when it is to be checked for supersession (its vector is given); absent or null = not to be. */
+  supersessionDueAt?: Date | null;
 };
 
 /**
@@ -42,15 +44,17 @@ export async function insertMemoryRows(
     INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at,
       updated_at, importance, ${target(FIELDS.importance.status)}, importance_source,
       ${target(FIELDS.embedding.status)}, embedding_model,
-      metadata, citations, prompt_version, expires_at)
+      metadata, citations, prompt_version, expires_at, supersession_due_at)
     SELECT x.id, ${agentId}, x.kind, x.description, x.created_at, x.created_at, ${at}::timestamptz,
       ${at}::timestamptz, x.importance,
       CASE WHEN x.importance IS NULL THEN 'pending' ELSE 'ready' END, x.importance_source,
       CASE WHEN x.embedding_model IS NULL THEN 'pending' ELSE 'ready' END, x.embedding_model,
-      x.metadata, ARRAY(SELECT jsonb_array_elements_text(x.citations)), x.prompt_version, x.expires_at
+      x.metadata, ARRAY(SELECT jsonb_array_elements_text(x.citations)), x.prompt_version, x.expires_at,
+      x.supersession_due_at
     FROM jsonb_to_recordset(${json}::jsonb) AS x(id text, kind text, description text,
       created_at timestamptz, importance smallint, importance_source text, embedding_model text,
-      metadata jsonb, citations jsonb, prompt_version text, expires_at timestamptz)`);
+      metadata jsonb, citations jsonb, prompt_version text, expires_at timestamptz,
+      supersession_due_at timestamptz)`);
   }
   if (vectors.length === 0 || (await copyVectors(db, agentId, vectors))) return;
   // Text form: "id\tdims\t[x,y,…]" lines (neither ids nor pgvector text hold a tab or a
@@ -122,4 +126,5 @@ const rowJson = (r: InsertRow): string =>
     citations: r.citations,
     prompt_version: r.promptVersion,
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+    supersession_due_at: r.supersessionDueAt ? r.supersessionDueAt.toISOString() : null,
   });

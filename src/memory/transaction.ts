@@ -15,8 +15,8 @@ export async function inMemoryTransaction<T>(
   deps: MemoryDeps,
   fn: (memory: MemoryDeps & { db: Tx }, tx: Tx) => Promise<T>,
 ): Promise<T> {
-  const held = afterCommit(deps);
-  const result = await deps.db.transaction((tx) => fn({ ...deps, ...held.deps, db: tx }, tx));
+  const held = afterCommit(deps.announce);
+  const result = await deps.db.transaction((tx) => fn({ ...deps, announce: held.announce, db: tx }, tx));
   await held.flush();
   return result;
 }

@@ -99,7 +99,9 @@ export async function updateMemory(
   });
   if (!result) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
   if (result.importanceStatus === "pending" || result.embeddingStatus === "pending") {
-    await deps.enrichment.pending([{ memoryId: id, agentId, revision: result.revision }]);
+    await deps.announce([
+      { kind: "memories.pending", items: [{ memoryId: id, agentId, revision: result.revision }] },
+    ]);
   }
   const [memory] = await withCitationStatus(deps.db, agentId, [toMemory(result)]);
   return memory ?? toMemory(result);

@@ -5,7 +5,7 @@ import { processDelivery } from "../../src/ingest/github/process-delivery";
 import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
 import type { JobRequest } from "../../src/jobs/catalog";
 import { sweepOnce } from "../../src/jobs/sweep";
-import type { PendingWork } from "../../src/memory/deps";
+import type { MemoryWork } from "../../src/memory/events";
 import { child, example } from "../ingest/github/fixtures";
 import { waitFor } from "../jobs/support";
 import { uniq } from "../support/env";
@@ -23,15 +23,18 @@ const tenant = { authorization: `Bearer tenant-${s}` };
 
 let t: TestSystem;
 /** Each enrichment announcement, with how many of its memories were visible (committed) at that moment. */
-const announced: { items: PendingWork[]; visible: number }[] = [];
+const announced: { items: MemoryWork[]; visible: number }[] = [];
 beforeAll(async () => {
   t = await startTestSystem({
-    enrichment: {
-      async pending(items) {
-        const ids = items.map((i) => i.memoryId);
+    // Enrichment is only watched (not enqueued); every other event reaches the real queue.
+    announce: (jobs) => async (events) => {
+      for (const e of events) {
+        if (e.kind !== "memories.pending") continue;
+        const ids = e.items.map((i) => i.memoryId);
         const rows = await t.system.memory.db.select().from(memories).where(inArray(memories.id, ids));
-        announced.push({ items, visible: rows.length });
-      },
+        announced.push({ items: e.items, visible: rows.length });
+      }
+      await jobs(events.filter((e) => e.kind !== "memories.pending"));
     },
     env: {
       GITHUB_WEBHOOK_SECRET: SECRET,

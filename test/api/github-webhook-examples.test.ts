@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEvent } from "../../src/ingest/github/describe/index";
 import { eventKeys } from "../../src/ingest/github/event-keys";
 import { routeAgents } from "../../src/ingest/github/route-agents";
-import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
 import { deliver, waitForDeliveries } from "../support/github";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // Every example payload GitHub documents, posted signed through the real app with default routing
 // (`github:<owner>/<repo>`). This file owns those default agents (no other file routes to them).
@@ -48,7 +47,10 @@ let t: TestSystem;
 const receivedAt = new Map<string, string>();
 beforeAll(async () => {
   // Only the deliveries' jobs run here; enrichment has its own tests.
-  t = await startTestSystem({ env: { GITHUB_WEBHOOK_SECRET: SECRET }, enrichment: noEnrichment });
+  t = await startTestSystem({
+    env: { GITHUB_WEBHOOK_SECRET: SECRET },
+    announce: without("memories.pending"),
+  });
   t.system.jobs.startWorkers();
   const agents = new Set(deliveries.flatMap((d) => routeAgents([], d.payload)));
   for (const agent of agents) {

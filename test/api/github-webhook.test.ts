@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDeliveryStatus } from "../../src/ingest/github/delivery-status";
-import { noEnrichment } from "../../src/memory/deps";
 import { child, example } from "../ingest/github/fixtures";
 import { uniq } from "../support/env";
 import { deliver, deliveryRow, sign, waitForDeliveries } from "../support/github";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 const s = uniq("gh");
 const OLD = `old-${s}`;
@@ -23,7 +22,7 @@ beforeAll(async () => {
       MEMSTREAM_API_KEYS: `admin-${s}`,
     },
     // Only the deliveries' jobs run here; enrichment has its own tests.
-    enrichment: noEnrichment,
+    announce: without("memories.pending"),
   });
   t.system.jobs.startWorkers();
   unconfigured = await startTestSystem();
@@ -113,7 +112,7 @@ describe("POST /webhooks/github: happy path", () => {
     await waitForDeliveries(t, [id]);
     const late = await deliver(t, { event: "pull_request", id, body, secret: OLD });
     expect(await late.json()).toEqual({ deliveryId: id, status: "duplicate" });
-    await t.system.github.deliveries.enqueue(id); // a stray extra run is harmless too
+    await t.system.github.announce([{ kind: "delivery.accepted", deliveryId: id }]); // a stray extra run is harmless too
     await waitForDeliveries(t, [id]);
     expect((await memoriesOf(`github:${repo}`)).length).toBe(1);
   });

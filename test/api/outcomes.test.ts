@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
 import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // Outcomes and lessons through the real app: offline (template wording) and with the stub LLM
 // (versioned prompt). The offline embedder measures task similarity in both. Own database: the
@@ -210,9 +210,13 @@ describe("consolidation into lessons (offline: template wording)", () => {
 
   it("the sweep consolidates outcomes whose job was lost", async () => {
     const agent = uniq("learn-sweep");
-    // Written with no consolidation notifier: as if the job were lost with the queue.
+    // Written with its `outcome.recorded` left unannounced: as if the job were lost with the queue.
     const { recordOutcome } = await import("../../src/memory/outcomes/record-outcome");
-    const deps = { ...offline.system.memory, outcomes: undefined };
+    const announce = offline.system.memory.announce;
+    const deps = {
+      ...offline.system.memory,
+      announce: without("outcome.recorded")(announce),
+    };
     for (let i = 0; i < 3; i++) await recordOutcome(deps, agent, { ...fail, success: true });
     await settle(offline);
     expect(await lessons(offline, agent)).toEqual([]);

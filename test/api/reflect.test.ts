@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reflectionRuns } from "../../src/db/schema";
-import { noEnrichment } from "../../src/memory/deps";
 import { reflectOnThreshold } from "../../src/memory/reflect/should-reflect";
 import { uniq } from "../support/env";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 type Mem = {
   id: string;
@@ -33,7 +32,7 @@ beforeAll(async () => {
   // so in the shared test database it would score other files' pending memories with this stub.
   t = await startTestSystem({
     env: { LLM_MODEL: "stub-chat", MEMSTREAM_JOB_BACKOFF_MS: "20", MEMSTREAM_SWEEP_AFTER_MS: "86400000" },
-    enrichment: noEnrichment,
+    announce: without("memories.pending"),
   });
   t.system.jobs.startWorkers();
 });

@@ -5,13 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { githubImports, memories } from "../../src/db/schema";
 import { openImport } from "../../src/ingest/github/import/imports";
 import { jobRequest } from "../../src/jobs/catalog";
-import { noEnrichment } from "../../src/memory/deps";
 import { obliterateQueues, pipelineEnv, waitFor } from "../jobs/support";
 import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
 import { childEnv, type Spawned, spawnEntry } from "../support/spawn";
 import { fixtureRepo, startStubGithub } from "../support/stub-github";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // `github.import` jobs survive the process running them: a worker killed with SIGKILL mid-import
 // (BullMQ hands the stalled job to the next worker) and an import whose job was lost with the
@@ -42,7 +41,7 @@ async function setup(env: Record<string, string>) {
   cleanups.push(() => own.drop());
   const full = { ...env, DATABASE_URL: own.url, GITHUB_API_URL: stub.url, GITHUB_TOKEN: "t" };
   // No enrichment in this process: only the import is under test.
-  const t = await startTestSystem({ env: full, enrichment: noEnrichment });
+  const t = await startTestSystem({ env: full, announce: without("memories.pending") });
   cleanups.push(() => t.close());
   return { t, stub, repo: `acme/${name}`, env: full };
 }

@@ -125,7 +125,7 @@ describe("recovery", () => {
     const agent = uniq("noredis");
     const started = Date.now();
     await postMany(dead.t, agent, 5);
-    // The POST does not wait for Redis: the notifier fails fast and logs.
+    // The POST does not wait for Redis: its announcement fails fast and logs.
     expect(Date.now() - started).toBeLessThan(2_000);
     await dead.t.close();
 

@@ -4,13 +4,12 @@ import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { githubDeliveries } from "../../src/db/schema";
 import { JOB_NAMES } from "../../src/jobs/catalog";
-import { noEnrichment } from "../../src/memory/deps";
 import { child, example } from "../ingest/github/fixtures";
 import { obliterateQueues, pipelineEnv, waitFor } from "../jobs/support";
 import { TEST_DATABASE_URL, TEST_REDIS_URL, uniq } from "../support/env";
 import { deliver, deliveryRow, waitForStatus } from "../support/github";
 import { childEnv, type Spawned, spawnEntry } from "../support/spawn";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // A worker killed with SIGKILL in the middle of a job loses nothing: BullMQ hands the stalled job
 // to the next worker, which finishes it exactly once. Real worker processes (`src/worker.ts`),
@@ -35,7 +34,7 @@ async function start() {
   prefix = uniq("mst");
   const env = { ...pipelineEnv(prefix), GITHUB_WEBHOOK_SECRET: SECRET };
   // Only the jobs under test: enrichment would add importance calls to the stub.
-  t = await startTestSystem({ env, enrichment: noEnrichment });
+  t = await startTestSystem({ env, announce: without("memories.pending") });
   return { t, env };
 }
 

@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobRequest } from "../../src/jobs/catalog";
 import { sweepOnce } from "../../src/jobs/sweep";
 import { createMemories } from "../../src/memory/create-memories";
-import { noEnrichment } from "../../src/memory/deps";
 import { claimRows } from "../../src/memory/enrichment/claim";
 import { markFailed } from "../../src/memory/enrichment/fail";
 import { stalePending } from "../../src/memory/enrichment/stale";
 import { agentsDueForRetention, retainAgent } from "../../src/memory/retention/retain";
 import { updateAgentSettings } from "../../src/memory/update-agent-settings";
 import { uniq } from "../support/env";
-import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
+import { fixedClock, startTestSystem, type TestSystem, without } from "../support/system";
 
 // One source of time: claims, staleness and retention follow the injected Clock, never the
 // database's now(). The clock here is far in the future, so a statement that read the database's
@@ -22,7 +21,7 @@ const at = (ms: number) => fixedClock(new Date(Date.parse(T0) + ms).toISOString(
 let t: TestSystem;
 const agent = uniq("clock");
 beforeAll(async () => {
-  t = await startTestSystem({ clock: fixedClock(T0), enrichment: noEnrichment });
+  t = await startTestSystem({ clock: fixedClock(T0), announce: without("memories.pending") });
 });
 afterAll(async () => {
   await t?.call("DELETE", `/v1/agents/${agent}`);

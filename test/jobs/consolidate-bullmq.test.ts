@@ -4,7 +4,7 @@ import type { TestSystem } from "../support/system";
 import { startPipeline, waitFor } from "./support";
 
 // outcomes.consolidate through BullMQ (Redis), the same processor the in-process queue runs
-// (test/api/outcomes.test.ts): the notifier's job reaches a worker and writes the lesson. The stub
+// (test/api/outcomes.test.ts): the announced job reaches a worker and writes the lesson. The stub
 // LLM answers every chat with an importance rating, which is no lesson: the job retries, and its
 // last attempt words the lesson with the template.
 let pipeline: Awaited<ReturnType<typeof startPipeline>>;

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { receiveDelivery } from "../../src/ingest/github/receive-delivery";
 import type { JobRequest } from "../../src/jobs/catalog";
 import { type SweepCursors, sweepOnce } from "../../src/jobs/sweep";
-import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
-import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
+import { fixedClock, startTestSystem, type TestSystem, without } from "../support/system";
 
 // The sweep is fair: with a backlog larger than its limit, whose older rows stay
 // pending (their jobs queued behind others), work that arrived later and lost its job is still
@@ -19,7 +18,7 @@ let own: Awaited<ReturnType<typeof ownDatabase>>;
 let t: TestSystem;
 beforeAll(async () => {
   own = await ownDatabase("sweep-fair");
-  t = await startTestSystem({ clock, enrichment: noEnrichment, env: { DATABASE_URL: own.url } });
+  t = await startTestSystem({ clock, announce: without("memories.pending"), env: { DATABASE_URL: own.url } });
 }, 120_000);
 afterAll(async () => {
   await t?.close();

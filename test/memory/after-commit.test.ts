@@ -1,16 +1,17 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client";
-import { ANNOUNCERS } from "../../src/memory/after-commit";
+import { coalesce, HELD_KINDS } from "../../src/memory/after-commit";
 import { createMemories } from "../../src/memory/create-memories";
-import type { MemoryDeps, PendingWork } from "../../src/memory/deps";
+import type { MemoryDeps } from "../../src/memory/deps";
+import type { Announce, WorkEvent } from "../../src/memory/events";
 import { inMemoryTransaction } from "../../src/memory/transaction";
 import { uniq } from "../support/env";
 import { startTestSystem, type TestSystem } from "../support/system";
 
 // Work announced inside a transaction is announced after its commit (after-commit.ts): a job
-// started by an announcement must find the rows it names. Each seam here answers what another
-// connection sees of those rows at the moment it is told, as a worker would.
+// started by an announcement must find the rows it names. The probe answers, per event, how many
+// of the agent's memories another connection sees at the moment it is told, as a worker would.
 
 let t: TestSystem;
 beforeAll(async () => {
@@ -18,81 +19,97 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Seams that record, per announcement, how many of the named memories another connection sees. */
-function probes(deps: MemoryDeps) {
-  const seen: Record<string, number[]> = {};
-  const visible = async (seam: string, agentId: string, ids: string[]) => {
+/**
+ * An `announce` that records, per call and event, what another connection sees: of the memories
+ * an event names, how many; of an event naming none, how many memories the agent has.
+ */
+function probe(deps: MemoryDeps, agentId: string) {
+  const calls: Record<string, number>[] = [];
+  const visible = async (ids: string[] | null) => {
     const [row] = await queryRows<{ n: number }>(
       deps.db,
-      sql`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agentId} AND id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
+      sql`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agentId}
+          AND (${ids === null} OR id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids ?? [])}::jsonb)))`,
     );
-    seen[seam] = [...(seen[seam] ?? []), row?.n ?? 0];
+    return row?.n ?? 0;
   };
-  const byAgent = async (seam: string, agentId: string) => {
-    const [row] = await queryRows<{ n: number }>(
-      deps.db,
-      sql`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agentId}`,
-    );
-    seen[seam] = [...(seen[seam] ?? []), row?.n ?? 0];
+  const announce: Announce = async (events) => {
+    const seen: Record<string, number> = {};
+    for (const e of events)
+      seen[e.kind] = await visible("items" in e ? e.items.map((i) => i.memoryId) : null);
+    calls.push(seen);
   };
-  const items = (seam: string) => async (work: PendingWork[]) =>
-    visible(
-      seam,
-      work[0]?.agentId ?? "",
-      work.map((w) => w.memoryId),
-    );
-  return {
-    seen,
-    seams: {
-      enrichment: { pending: items("enrichment") },
-      supersession: { embedded: items("supersession") },
-      reflection: { importanceAdded: (agentId: string) => byAgent("reflection", agentId) },
-      outcomes: { recorded: (agentId: string) => byAgent("outcomes", agentId) },
-      learner: { feedbackGiven: (agentId: string) => byAgent("learner", agentId) },
-    } satisfies Pick<MemoryDeps, (typeof ANNOUNCERS)[number]>,
-  };
+  return { calls, announce };
 }
 
 describe("announcements inside a transaction", () => {
-  it("are made after the commit, every kind, and not at all after a rollback", async () => {
+  it("are made after the commit, in one call holding every kind, and not at all after a rollback", async () => {
     const agent = uniq("after-commit");
-    const base = t.system.memory;
-    const probe = probes(base);
-    const deps: MemoryDeps = { ...base, ...probe.seams };
+    const base = { ...t.system.memory, supersession: true };
     const write = (memory: MemoryDeps) =>
       createMemories(memory, agent, [
-        // A vector and importance given: supersession and reflection are told.
+        // A vector and importance given: supersession and reflection are announced.
         {
           description: "Alice moved to Berlin",
           embedding: [1, 0, 0],
           embeddingModel: "ac-3d",
           importance: 6,
         },
-        // Neither: enrichment is told.
+        // Neither: enrichment is announced.
         { description: "Alice likes trains" },
       ]);
-    await inMemoryTransaction(deps, async (memory) => {
+    const others: WorkEvent[] = [
+      { kind: "outcome.recorded", agentId: agent, taskType: "deploy" },
+      { kind: "feedback.given", agentId: agent },
+      { kind: "retention.due", agentId: agent },
+      { kind: "delivery.accepted", deliveryId: `d-${agent}` },
+      { kind: "import.opened", importId: `i-${agent}`, agentId: agent },
+    ];
+    const p = probe(base, agent);
+    await inMemoryTransaction({ ...base, announce: p.announce }, async (memory) => {
       await write(memory);
-      await memory.outcomes?.recorded(agent, "deploy");
-      await memory.learner?.feedbackGiven(agent);
+      await memory.announce(others);
+      // Told twice inside, announced once after.
+      await memory.announce([{ kind: "feedback.given", agentId: agent }]);
     });
-    // Each seam was told once, and saw every memory it was told of.
-    expect(probe.seen).toEqual({
-      enrichment: [1],
-      supersession: [1],
-      reflection: [2],
-      outcomes: [2],
-      learner: [2],
-    });
-    expect(Object.keys(probe.seen).sort()).toEqual([...ANNOUNCERS].sort());
+    // One call after the commit, holding every kind, each seeing every memory it names (or both).
+    expect(p.calls).toEqual([
+      { ...Object.fromEntries(HELD_KINDS.map((k) => [k, 2])), "memories.pending": 1, "memories.embedded": 1 },
+    ]);
 
-    const rolledBack = probes(base);
+    const rolledBack = probe(base, agent);
     await expect(
-      inMemoryTransaction({ ...base, ...rolledBack.seams }, async (memory) => {
+      inMemoryTransaction({ ...base, announce: rolledBack.announce }, async (memory) => {
         await write(memory);
+        await memory.announce(others);
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");
-    expect(rolledBack.seen).toEqual({});
+    expect(rolledBack.calls).toEqual([]);
+  });
+});
+
+describe("coalesce", () => {
+  it("merges the memories of a kind (per narrowed field) and makes any other event once", () => {
+    const m = (memoryId: string) => ({ memoryId, agentId: "a", revision: 1 });
+    expect(
+      coalesce([
+        { kind: "memories.pending", items: [m("1")] },
+        { kind: "importance.added", agentId: "a" },
+        { kind: "memories.pending", items: [m("2")] },
+        { kind: "memories.pending", items: [m("3")], fields: "importance" },
+        { kind: "importance.added", agentId: "a" },
+        { kind: "importance.added", agentId: "b" },
+        { kind: "outcome.recorded", agentId: "a", taskType: null },
+        { kind: "outcome.recorded", agentId: "a", taskType: "deploy" },
+      ]),
+    ).toEqual([
+      { kind: "memories.pending", items: [m("1"), m("2")] },
+      { kind: "importance.added", agentId: "a" },
+      { kind: "memories.pending", items: [m("3")], fields: "importance" },
+      { kind: "importance.added", agentId: "b" },
+      { kind: "outcome.recorded", agentId: "a", taskType: null },
+      { kind: "outcome.recorded", agentId: "a", taskType: "deploy" },
+    ]);
   });
 });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemories } from "../../src/memory/create-memories";
-import { noEnrichment } from "../../src/memory/deps";
 import { claimRows } from "../../src/memory/enrichment/claim";
 import type { MemoryRef } from "../../src/memory/enrichment/fields";
 import { storeScores } from "../../src/memory/enrichment/store";
 import { uniq } from "../support/env";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // Embed and score jobs claim (and store) the same rows; each statement used to lock them in its
 // join's order, so two of them over one chunk in different orders deadlocked (40P01, retried by
@@ -14,7 +13,7 @@ import { startTestSystem, type TestSystem } from "../support/system";
 let t: TestSystem;
 const agents = [uniq("lock-order-a"), uniq("lock-order-b")];
 beforeAll(async () => {
-  t = await startTestSystem({ enrichment: noEnrichment });
+  t = await startTestSystem({ announce: without("memories.pending") });
 });
 afterAll(async () => {
   for (const a of agents) await t?.call("DELETE", `/v1/agents/${a}`);

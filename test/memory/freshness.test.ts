@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
 import { ownDatabase } from "../support/own-database";
-import { fixedClock, startTestSystem, type TestSystem } from "../support/system";
+import { fixedClock, startTestSystem, type TestSystem, without } from "../support/system";
 import { until } from "../support/until";
 
 // The freshness contract (docs/adr/0035): every retrieve says how many of the agent's memories
@@ -21,7 +20,7 @@ describe("freshness, enrichment held", () => {
   let t: TestSystem;
   const clock = fixedClock(T0);
   beforeAll(async () => {
-    t = await startTestSystem({ clock, enrichment: noEnrichment });
+    t = await startTestSystem({ clock, announce: without("memories.pending") });
   });
   afterAll(() => t.close());
 

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // An agent that observes and at once asks must find what it just wrote by meaning, before the
-// enrichment pipeline has embedded it. The pipeline is left out here (noEnrichment), so the two
+// enrichment pipeline has embedded it. The pipeline is left out here (`memories.pending` is not announced), so the two
 // memories stay pending for the whole test, as they would in the first milliseconds after a write.
 
 const CI = "The CI pipeline on main failed because the auth tests timed out";
@@ -33,11 +32,11 @@ describe("read your own writes", () => {
     // the ranking under test into the bound's fallback (a test of the bound would set it small).
     t = await startTestSystem({
       env: { EMBEDDING_PROVIDER: "offline", MEMSTREAM_RETRIEVE_EMBED_PENDING_MS: "30000" },
-      enrichment: noEnrichment,
+      announce: without("memories.pending"),
     });
     off = await startTestSystem({
       env: { EMBEDDING_PROVIDER: "offline", MEMSTREAM_RETRIEVE_EMBED_PENDING: "0" },
-      enrichment: noEnrichment,
+      announce: without("memories.pending"),
     });
     // As the server does at start (src/server.ts): the model's threads start and load it, which
     // a retrieve's 500 ms bound for inline embedding does not cover.

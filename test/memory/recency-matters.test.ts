@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { noEnrichment } from "../../src/memory/deps";
 import { uniq } from "../support/env";
 import {
   type KnowledgeCase,
@@ -8,7 +7,7 @@ import {
   passes,
   vectorsOf,
 } from "../support/knowledge-updates";
-import { startTestSystem, type TestSystem } from "../support/system";
+import { startTestSystem, type TestSystem, without } from "../support/system";
 
 // The service default ranks by what the question is about, and still knows which version of a
 // fact is current (docs/adr/0026): with no ranking fields, a present-state question ranks the
@@ -18,7 +17,10 @@ import { startTestSystem, type TestSystem } from "../support/system";
 
 let t: TestSystem;
 beforeAll(async () => {
-  t = await startTestSystem({ env: { EMBEDDING_PROVIDER: "offline" }, enrichment: noEnrichment });
+  t = await startTestSystem({
+    env: { EMBEDDING_PROVIDER: "offline" },
+    announce: without("memories.pending"),
+  });
 });
 afterAll(() => t.close());
 

@@ -2,7 +2,7 @@ import { createApp } from "../../src/api/app";
 import { composeSystem, type System } from "../../src/compose";
 import { loadConfig } from "../../src/config";
 import { silentLogger } from "../../src/lib/logger";
-import type { EnrichmentNotifier } from "../../src/memory/deps";
+import type { Announce, EventKind } from "../../src/memory/events";
 import type { Metrics } from "../../src/metrics";
 import type { Clock } from "../../src/providers/types";
 import { TEST_DATABASE_URL, TEST_DISTRIBUTED } from "./env";
@@ -44,7 +44,8 @@ export async function startTestSystem(
   opts: {
     env?: Record<string, string>;
     clock?: Clock;
-    enrichment?: EnrichmentNotifier;
+    /** Wraps the system's `announce` (e.g. `without("memories.pending")`: a test's own pipeline). */
+    announce?: (jobs: Announce) => Announce;
     onQuery?: (query: string) => void;
     metrics?: Metrics;
   } = {},
@@ -53,7 +54,7 @@ export async function startTestSystem(
   const config = loadConfig({ ...testSystemEnv(stub.url), ...opts.env });
   const system = await composeSystem(config, silentLogger, {
     clock: opts.clock,
-    enrichment: opts.enrichment,
+    announce: opts.announce,
     onQuery: opts.onQuery,
     metrics: opts.metrics,
   });
@@ -76,6 +77,13 @@ export async function startTestSystem(
     },
   };
 }
+
+/** Leaves events of these kinds unannounced (their work waits for the sweep, or for the test). */
+export const without =
+  (...kinds: EventKind[]) =>
+  (jobs: Announce): Announce =>
+  (events) =>
+    jobs(events.filter((e) => !kinds.includes(e.kind)));
 
 /** A fixed clock for tests that compute expected recency. */
 export const fixedClock = (iso: string): Clock & { set(iso: string): void } => {

@@ -18,10 +18,10 @@ export function output(io: Io, path: string | undefined) {
 
 /** Opens the configured database for export or import (no embedder: vectors travel in the file). */
 export async function openPortable(io: Io, role: string) {
-  const [{ loadConfig }, { openDatabase }, { noEnrichment }, { systemClock }] = await Promise.all([
+  const [{ loadConfig }, { openDatabase }, { announceNothing }, { systemClock }] = await Promise.all([
     import("../../config"),
     import("../../db/client"),
-    import("../../memory/deps"),
+    import("../../memory/events"),
     import("../../providers/types"),
   ]);
   const config = loadConfig(io.env);
@@ -39,7 +39,7 @@ export async function openPortable(io: Io, role: string) {
   }
   // Enrichment left pending is found by the workers' sweep: the database holds it.
   return {
-    deps: { db: database.db, clock: systemClock, enrichment: noEnrichment },
+    deps: { db: database.db, clock: systemClock, announce: announceNothing },
     close: () => database.close(),
   };
 }

@@ -67,6 +67,13 @@ export const memories = pgTable(
      * it. Null = never.
      */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    /**
+     * From when the memory is to be checked for supersession (docs/adr/0042): set when it gets a
+     * vector while supersession is on (MEMSTREAM_SUPERSESSION=llm with an LLM), cleared once the
+     * check ran, moved to the next budget day while its agent's LLM budget is spent. The sweep
+     * re-announces memories past it. Null = nothing to check (checked, or written while it was off).
+     */
+    supersessionDueAt: timestamp("supersession_due_at", { withTimezone: true, mode: "date" }),
     /** Prompt version for reflections (null for other kinds). */
     promptVersion: text("prompt_version"),
     /**
@@ -115,6 +122,10 @@ export const memories = pgTable(
     index("memories_pending_idx")
       .on(t.updatedAt)
       .where(sql`${t.importanceStatus} = 'pending' OR ${t.embeddingStatus} = 'pending'`),
+    // The sweep's scan for memories whose supersession check is due: only those are in it.
+    index("memories_supersession_due_idx")
+      .on(t.supersessionDueAt, t.id)
+      .where(sql`${t.supersessionDueAt} IS NOT NULL`),
     // Retrieve embeds an agent's few newest memories still waiting for a vector inline (read
     // your own writes); this finds them without walking the agent's whole stream.
     index("memories_agent_embedding_pending_idx")

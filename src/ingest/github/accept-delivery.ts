@@ -24,14 +24,15 @@ export type AcceptedDelivery = { deliveryId: string; status: "accepted" | "dupli
 
 /**
  * The one way a webhook delivery comes in: verified (the signature on the raw bytes, before
- * anything else is read), its headers checked, parsed, stored once by id, and enqueued through
- * the `deliveries` seam — when new, or when a redelivery finds the stored one still with work
- * to do (GitHub's "Redeliver" doubles as a retry). The manual retry (retry-delivery.ts) and the
- * sweep enqueue through the same seam. Throws `NotConfigured` without secrets, `InvalidSignature`,
+ * anything else is read), its headers checked, parsed, stored once by id, and announced
+ * (`delivery.accepted`, which the job system makes a `github.deliver` job: src/jobs/event-jobs.ts)
+ * — when new, or when a redelivery finds the stored one still with work to do (GitHub's
+ * "Redeliver" doubles as a retry). The manual retry (retry-delivery.ts) and the sweep announce the
+ * same event. Throws `NotConfigured` without secrets, `InvalidSignature`,
  * `Invalid` (naming the header or the body) and `unsupported_media_type`.
  */
 export async function acceptDelivery(
-  deps: Pick<IngestDeps, "db" | "clock" | "deliveries" | "webhookSecrets" | "metrics">,
+  deps: Pick<IngestDeps, "db" | "clock" | "announce" | "webhookSecrets" | "metrics">,
   req: WebhookRequest,
 ): Promise<AcceptedDelivery> {
   if (deps.webhookSecrets.length === 0) {
@@ -63,7 +64,7 @@ export async function acceptDelivery(
   const received = await receiveDelivery(deps, { id: deliveryId, event, payload, bodyHash });
   deps.metrics.webhookDeliveries.inc({ status: received.status });
   if (received.status === "accepted" || (received.status === "duplicate" && received.retry)) {
-    await deps.deliveries.enqueue(deliveryId);
+    await deps.announce([{ kind: "delivery.accepted", deliveryId }]);
   }
   // A replay answers as a duplicate: GitHub (or whoever replayed it) needs nothing more.
   const status = received.status === "accepted" ? "accepted" : "duplicate";

@@ -29,7 +29,7 @@ const NO_AGENT = "no agent to route it to: the event has no repository or organi
 export async function processDelivery(deps: IngestDeps, deliveryId: string): Promise<ProcessOutcome> {
   // createMemories announces its work itself; inside our transaction that would be before
   // commit (a job could look for rows not yet visible), so it is held and made after.
-  const held = afterCommit(deps);
+  const held = afterCommit(deps.announce);
   let outcome: ProcessOutcome;
   try {
     outcome = await deps.db.transaction(async (tx) => {
@@ -41,7 +41,7 @@ export async function processDelivery(deps: IngestDeps, deliveryId: string): Pro
       if (!row) throw new NotFound(`GitHub delivery ${deliveryId} not found`, { deliveryId });
       if (row.status === "processed" || row.status === "ignored") return { status: "skipped" } as const;
 
-      const memory = { ...deps, ...held.deps, db: tx };
+      const memory = { ...deps, announce: held.announce, db: tx };
       const result = apply(row, deps);
       if (result.status === "ignored") {
         await finish(tx, deliveryId, {

@@ -4,17 +4,16 @@ import type { AgentScope } from "../../lib/agent-scope";
 import { Conflict, NotFound } from "../../lib/errors";
 import type { MemoryDeps } from "../../memory/deps";
 import { visibleTo } from "./delivery-scope";
-import type { DeliveryProcessor } from "./deps";
 
 /**
- * Retries a delivery by hand: enqueues its `github.deliver` job (a no-op while one is already
- * queued or backing off). Only `received` and `failed` deliveries have work left; `processed` and
+ * Retries a delivery by hand: announces it again (`delivery.accepted`: its `github.deliver` job, a
+ * no-op while one is already queued or backing off). Only `received` and `failed` deliveries have work left; `processed` and
  * `ignored` are final (`Conflict`). With `scope` (a tenant-scoped key) a delivery not routed
  * to any agent of the scope does not exist for the caller (`NotFound`), as in the listing.
  * The failed-attempt count is kept: it is the delivery's history, and the sweep's limit.
  */
 export async function retryDelivery(
-  deps: Pick<MemoryDeps, "db"> & { deliveries: DeliveryProcessor },
+  deps: Pick<MemoryDeps, "db" | "announce">,
   id: string,
   scope: AgentScope | null,
 ): Promise<{ deliveryId: string; status: "queued" }> {
@@ -29,6 +28,6 @@ export async function retryDelivery(
       status: row.status,
     });
   }
-  await deps.deliveries.enqueue(id);
+  await deps.announce([{ kind: "delivery.accepted", deliveryId: id }]);
   return { deliveryId: id, status: "queued" };
 }

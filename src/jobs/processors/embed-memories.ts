@@ -32,14 +32,14 @@ export const embedMemories: Processor<"memories.embed"> = async (payload, ctx) =
       agentId: r.agentId,
       vector: vectors[i] ?? [],
     })),
+    ctx.supersession ? { supersessionDueAt: ctx.clock.now() } : {},
   );
-  // Now comparable with earlier memories: with an LLM, ask whether they replace any.
-  const made = new Set(ready.map((r) => r.id));
-  await ctx.supersession?.embedded(
-    rows
-      .filter((r) => made.has(r.id))
-      .map((r) => ({ memoryId: r.id, agentId: r.agentId, revision: r.revision })),
-  );
+  // Now comparable with earlier memories: those marked are to be checked for supersession.
+  const due = new Set(ready.filter((r) => r.supersessionDue).map((r) => r.id));
+  const items = rows
+    .filter((r) => due.has(r.id))
+    .map((r) => ({ memoryId: r.id, agentId: r.agentId, revision: r.revision }));
+  if (items.length > 0) await ctx.announce([{ kind: "memories.embedded", items }]);
   recordEnrichmentLag(
     ctx.metrics,
     "embedding",

@@ -41,7 +41,7 @@ export const scoreImportance: Processor<"memories.score"> = async (payload, ctx)
   });
   // New importance may push an agent over its reflection threshold: an `agent.reflect` job if due.
   const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
-  for (const agentId of agents) await ctx.reflection.importanceAdded(agentId);
+  await ctx.announce([...agents].map((agentId) => ({ kind: "importance.added", agentId })));
   const invalid = outcomes.flatMap((o) =>
     "error" in o && o.error instanceof InvalidProviderAnswer
       ? [{ ...ref(o.row), error: errorText(o.error) }]

@@ -7,7 +7,8 @@ type MemorySet = Partial<typeof memories.$inferInsert>;
 /**
  * What a changed description does to enrichment: both fields back to `pending` with no value,
  * error or claim (claims held by jobs for the old text must not hold back the jobs for the new
- * one), and the attempt count restarts. The caller bumps the revision and deletes the old vectors.
+ * one), and the attempt count restarts; a supersession check still due is dropped (the new text is
+ * checked once it has a vector). The caller bumps the revision and deletes the old vectors.
  */
 export const resetOnEdit = (): MemorySet => ({
   importance: null,
@@ -22,6 +23,7 @@ export const resetOnEdit = (): MemorySet => ({
   embeddingClaimedBy: null,
   embeddingClaimedUntil: null,
   attempts: 0,
+  supersessionDueAt: null,
 });
 
 /** A caller-supplied importance: stored as given, ready, never re-scored. */

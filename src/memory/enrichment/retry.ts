@@ -16,7 +16,7 @@ const emb = FIELDS.embedding;
  * fields is retried on both.
  */
 export async function retryFailed(
-  deps: Pick<MemoryDeps, "db" | "clock" | "enrichment">,
+  deps: Pick<MemoryDeps, "db" | "clock" | "announce">,
   agentId: string | null,
 ): Promise<RetryResult> {
   const scope = agentId === null ? sql`TRUE` : sql`${memories.agentId} = ${agentId}`;
@@ -41,9 +41,8 @@ export async function retryFailed(
         RETURNING ${memories.id} AS id, ${memories.agentId} AS "agentId", ${memories.revision} AS revision, t.imp, t.emb`,
   );
   if (rows.length > 0) {
-    await deps.enrichment.pending(
-      rows.map((r) => ({ memoryId: r.id, agentId: r.agentId, revision: r.revision })),
-    );
+    const items = rows.map((r) => ({ memoryId: r.id, agentId: r.agentId, revision: r.revision }));
+    await deps.announce([{ kind: "memories.pending", items }]);
   }
   return {
     importance: rows.filter((r) => r.imp).length,

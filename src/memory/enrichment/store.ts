@@ -3,6 +3,7 @@ import pgvector from "pgvector";
 import { type Db, queryRows } from "../../db/client";
 import { isEmbedded } from "../../db/copy-support";
 import { memories, memoryEmbeddings } from "../../db/schema";
+import { SUPERSEDABLE_KINDS } from "../supersession/detect";
 import { atRevision, FIELDS, lockInRowOrder, type MemoryRef, refValues, target } from "./fields";
 
 export type VectorFor = MemoryRef & { vector: number[] };
@@ -12,6 +13,9 @@ export type VectorFor = MemoryRef & { vector: number[] };
  * insert and on every edit that reset enrichment), for the enrichment-lag metric.
  */
 export type MadeReady = { id: string; writtenAt: number };
+
+/** A row `storeEmbeddings` made ready, and whether it was marked to be checked for supersession. */
+export type Embedded = MadeReady & { supersessionDue: boolean };
 
 // Seconds since the epoch as the difference of two timestamptz: date_part on an interval is
 // IMMUTABLE, on a timestamptz only STABLE, which Citus refuses in the RETURNING of a distributed write.
@@ -64,37 +68,53 @@ export const EMBEDDED_NUMBERS_PER_TRANSACTION = 4096;
 /**
  * Embeds for the configured model: stores the vectors and marks the rows ready, atomically per
  * row; on embedded PGlite in transactions of at most EMBEDDED_NUMBERS_PER_TRANSACTION numbers.
+ * With `supersessionDueAt` (supersession is on), rows of a supersedable kind are marked to be
+ * checked from then (`supersession_due_at`) in the same statement.
  */
 export async function storeEmbeddings(
   db: Db,
   model: string,
   items: readonly VectorFor[],
-): Promise<MadeReady[]> {
+  opts: { supersessionDueAt?: Date } = {},
+): Promise<Embedded[]> {
   if (items.length === 0) return [];
   const dims = Math.max(1, ...items.map((i) => i.vector.length));
   const per = isEmbedded(db)
     ? Math.max(1, Math.floor(EMBEDDED_NUMBERS_PER_TRANSACTION / dims))
     : items.length;
-  const made: MadeReady[] = [];
+  const made: Embedded[] = [];
   for (let at = 0; at < items.length; at += per)
-    made.push(...(await storeGroup(db, model, items.slice(at, at + per))));
+    made.push(...(await storeGroup(db, model, items.slice(at, at + per), opts.supersessionDueAt)));
   return made;
 }
 
 /** One transaction: the rows still pending at their revision marked ready, with their vectors. */
-async function storeGroup(db: Db, model: string, items: readonly VectorFor[]): Promise<MadeReady[]> {
+async function storeGroup(
+  db: Db,
+  model: string,
+  items: readonly VectorFor[],
+  supersessionDueAt: Date | undefined,
+): Promise<Embedded[]> {
   const f = FIELDS.embedding;
+  const kinds = sql.join(
+    SUPERSEDABLE_KINDS.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const due = supersessionDueAt
+    ? sql`CASE WHEN ${memories.kind} IN (${kinds}) THEN ${supersessionDueAt.toISOString()}::timestamptz END`
+    : sql`NULL::timestamptz`;
   return db.transaction(async (tx) => {
     await lockInRowOrder(tx, items);
     // Status first: it locks the rows still pending at this revision, and only those get vectors.
-    const ready = await queryRows<MadeReady>(
+    const ready = await queryRows<MadeReady & { due: boolean }>(
       tx as unknown as Db,
       sql`UPDATE ${memories} SET ${target(f.status)} = 'ready', ${target(f.error)} = NULL,
             ${target(memories.embeddingModel)} = ${model},
-            ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL
+            ${target(f.claimedBy)} = NULL, ${target(f.claimedUntil)} = NULL,
+            ${target(memories.supersessionDueAt)} = ${due}
           FROM ${refValues(items)}
           WHERE ${atRevision} AND ${f.status} = 'pending'
-          RETURNING ${memories.id} AS id, ${writtenAt}`,
+          RETURNING ${memories.id} AS id, ${writtenAt}, ${memories.supersessionDueAt} IS NOT NULL AS due`,
     );
     const keep = new Set(ready.map((r) => r.id));
     await insertVectors(
@@ -102,7 +122,7 @@ async function storeGroup(db: Db, model: string, items: readonly VectorFor[]): P
       model,
       items.filter((i) => keep.has(i.memoryId)),
     );
-    return ready.map((r) => ({ id: r.id, writtenAt: Number(r.writtenAt) }));
+    return ready.map((r) => ({ id: r.id, writtenAt: Number(r.writtenAt), supersessionDue: r.due }));
   });
 }
 

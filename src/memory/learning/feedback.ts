@@ -31,7 +31,7 @@ export type FeedbackResult = {
  * every id must be one it ranked: returned, or in the pool below the cut (the log keeps both). Feedback given again replaces the earlier one.
  */
 export async function recordFeedback(
-  deps: Pick<MemoryDeps, "db" | "clock" | "learner" | "learning">,
+  deps: Pick<MemoryDeps, "db" | "clock" | "announce" | "learning">,
   agentId: string,
   input: FeedbackInput,
 ): Promise<FeedbackResult> {
@@ -74,7 +74,7 @@ export async function recordFeedback(
   // and whether learning is on for the agent).
   const { minEvents, refitEvery } = deps.learning ?? LEARNING_DEFAULTS;
   if (result.events >= minEvents && (result.events - minEvents) % refitEvery === 0)
-    await deps.learner?.feedbackGiven(agentId);
+    await deps.announce([{ kind: "feedback.given", agentId }]);
   return result;
 }
 

@@ -25,8 +25,8 @@ const LESSON_SAMPLE = 20;
 /** Outcomes a lesson cites (its newest); older ones still count in its stats. */
 export const MAX_LESSON_CITATIONS = 100;
 
-/** The core's database and clock, the enrichment seam, and the models lessons use. */
-export type ConsolidateDeps = Pick<MemoryDeps, "db" | "clock" | "enrichment" | "budget"> & {
+/** The core's database and clock, where work is announced, and the models lessons use. */
+export type ConsolidateDeps = Pick<MemoryDeps, "db" | "clock" | "announce" | "budget"> & {
   /** Embeds task texts for similarity (a cached one: runs embed the same tasks again). */
   taskEmbedder: Embedder;
   /** Words lessons when configured; null = the deterministic template. */
@@ -92,7 +92,7 @@ export async function consolidateOutcomes(
     { threshold: settings.similarity, minOutcomes: settings.minOutcomes },
   );
   const fields = (ids: string[]) => ids.flatMap((id) => byId.get(id) ?? []);
-  const announce: { memoryId: string; agentId: string; revision: number }[] = [];
+  const pending: { memoryId: string; agentId: string; revision: number }[] = [];
 
   for (const lesson of lessons) {
     const joined = plan.joins.get(lesson.id);
@@ -107,7 +107,7 @@ export async function consolidateOutcomes(
     });
     if (!revised) continue;
     result.revised++;
-    if (revised.changed) announce.push({ memoryId: lesson.id, agentId, revision: revised.revision });
+    if (revised.changed) pending.push({ memoryId: lesson.id, agentId, revision: revised.revision });
   }
   for (const group of plan.created) {
     const members = fields(group);
@@ -117,7 +117,7 @@ export async function consolidateOutcomes(
     const id = await createLesson(deps.db, agentId, since, now, facts, { ...wording, outcomeIds });
     if (!id) continue;
     result.created++;
-    announce.push({ memoryId: id, agentId, revision: 1 });
+    pending.push({ memoryId: id, agentId, revision: 1 });
   }
   result.waiting = plan.waiting.length;
   await markConsolidated(
@@ -126,7 +126,7 @@ export async function consolidateOutcomes(
     recent.map((o) => o.memoryId),
     now,
   );
-  if (announce.length > 0) await deps.enrichment.pending(announce);
+  if (pending.length > 0) await deps.announce([{ kind: "memories.pending", items: pending }]);
   return result;
 }
 

@@ -62,9 +62,11 @@ export async function recordOutcome(
     await insertMemoryRows(tx, agentId, now, [row], []);
     await tx.insert(outcomes).values({ agentId, memoryId: row.id, ...fields, insertedAt: now });
   });
-  await deps.enrichment.pending([{ memoryId: row.id, agentId, revision: 1 }]);
-  await deps.reflection.importanceAdded(agentId);
-  await deps.outcomes?.recorded(agentId, fields.taskType);
+  await deps.announce([
+    { kind: "memories.pending", items: [{ memoryId: row.id, agentId, revision: 1 }] },
+    { kind: "importance.added", agentId },
+    { kind: "outcome.recorded", agentId, taskType: fields.taskType },
+  ]);
   const memory = toMemory({
     ...row,
     agentId,

@@ -2,8 +2,9 @@ import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { queryRows } from "../../db/client";
 import { Invalid } from "../../lib/errors";
-import type { MemoryDeps, PendingWork } from "../deps";
+import type { MemoryDeps } from "../deps";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
+import type { MemoryWork } from "../events";
 import type { Tx } from "../transaction";
 import {
   type EndRecord,
@@ -67,20 +68,20 @@ function parse<T>(schema: z.ZodType<T>, line: Line, prefix: string): T {
  * references not yet resolved are ever in Node.
  */
 export async function importAgent(
-  deps: Pick<MemoryDeps, "db" | "clock" | "enrichment">,
+  deps: Pick<MemoryDeps, "db" | "clock" | "announce">,
   agentId: string,
   chunks: AsyncIterable<Uint8Array | string>,
   batch = IMPORT_BATCH,
 ): Promise<ImportReport> {
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   const now = deps.clock.now();
-  const announce: PendingWork[] = [];
+  const announce: MemoryWork[] = [];
   const report = await deps.db.transaction(async (tx) => {
     // Shares the agent's lock to the commit: an erase waits for the import, or voids it (ADR 0027).
     await assertNotErased(tx, agentId, since);
     return importLines(tx, agentId, now, readLines(chunks, PORTABLE_LIMITS.lineBytes), batch, announce);
   });
-  if (announce.length > 0) await deps.enrichment.pending(announce);
+  if (announce.length > 0) await deps.announce([{ kind: "memories.pending", items: announce }]);
   return report;
 }
 
@@ -90,7 +91,7 @@ async function importLines(
   now: Date,
   lines: AsyncIterable<Line>,
   batch: number,
-  announce: PendingWork[],
+  announce: MemoryWork[],
 ): Promise<ImportReport> {
   const report: ImportReport = {
     lines: 0,

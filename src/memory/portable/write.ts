@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import { type CopyVector, copyVectors } from "../copy-vectors";
-import type { PendingWork } from "../deps";
 import { FIELDS, target } from "../enrichment/fields";
+import type { MemoryWork } from "../events";
 import type { Tx } from "../transaction";
 import type { DocumentRecord, MemoryRecord, PortableSettings, ReflectionRunRecord } from "./format";
 
@@ -32,7 +32,7 @@ export async function writeMemories(
   agentId: string,
   now: Date,
   batch: { n: number; r: MemoryRecord }[],
-): Promise<{ added: string[]; vectors: number; references: Reference[]; enrich: PendingWork[] }> {
+): Promise<{ added: string[]; vectors: number; references: Reference[]; enrich: MemoryWork[] }> {
   const at = now.toISOString();
   const rows = JSON.stringify(
     batch.map(({ r }) => ({
@@ -75,7 +75,7 @@ export async function writeMemories(
   const fresh = new Set(added);
   const vectors: CopyVector[] = [];
   const references: Reference[] = [];
-  const enrich: PendingWork[] = [];
+  const enrich: MemoryWork[] = [];
   const outcomes: unknown[] = [];
   const revisions: unknown[] = [];
   const history: unknown[] = [];

@@ -102,7 +102,7 @@ async function storeInsights(
   usage: ReflectionRun["usage"],
 ): Promise<ReflectionResult> {
   // Announcements are held until the commit, so no job looks for rows that are not there yet.
-  const held = afterCommit(deps);
+  const held = afterCommit(deps.announce);
   const result = await deps.db.transaction(async (tx) => {
     await assertNotErased(tx, agentId, since);
     const cited = [...new Set(plan.insights.flatMap((i) => i.citations))];
@@ -129,7 +129,9 @@ async function storeInsights(
         metadata: { reflectionRunId: runId, question: i.question },
       }));
     const insights =
-      inputs.length === 0 ? [] : await createMemories({ ...deps, ...held.deps, db: tx }, agentId, inputs);
+      inputs.length === 0
+        ? []
+        : await createMemories({ ...deps, announce: held.announce, db: tx }, agentId, inputs);
     const row = await finishRun(tx, agentId, runId, {
       status: "succeeded",
       promptVersion: plan.promptVersion,

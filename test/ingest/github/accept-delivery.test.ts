@@ -4,12 +4,13 @@ import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { githubDeliveries } from "../../../src/db/schema";
 import { acceptDelivery, type WebhookRequest } from "../../../src/ingest/github/accept-delivery";
+import type { WorkEvent } from "../../../src/memory/events";
 import { uniq } from "../../support/env";
 import { sign } from "../../support/github";
 import { startTestSystem, type TestSystem } from "../../support/system";
 
-// Write-then-enqueue has one home: acceptDelivery verifies, parses, stores and enqueues through
-// the `deliveries` seam; the route only translates HTTP.
+// Write-then-announce has one home: acceptDelivery verifies, parses, stores and announces
+// `delivery.accepted` through the one port; the route only translates HTTP.
 const s = uniq("accept");
 const SECRET = `secret-${s}`;
 let t: TestSystem;
@@ -25,7 +26,9 @@ afterAll(async () => {
 const enqueued: string[] = [];
 const deps = () => ({
   ...t.system.github,
-  deliveries: { enqueue: async (id: string) => void enqueued.push(id) },
+  announce: async (events: readonly WorkEvent[]) => {
+    for (const e of events) if (e.kind === "delivery.accepted") enqueued.push(e.deliveryId);
+  },
 });
 
 function request(event: string, body: object, secret = SECRET): WebhookRequest {
@@ -38,7 +41,7 @@ const stored = async (id: string) =>
   (await t.system.core.db.select().from(githubDeliveries).where(eq(githubDeliveries.id, id)))[0];
 
 describe("acceptDelivery", () => {
-  it("stores a new delivery and enqueues it once through the seam", async () => {
+  it("stores a new delivery and announces it once", async () => {
     const req = request("issues", { action: "opened", repository: { full_name: `acme/${s}` } });
     enqueued.length = 0;
     expect(await acceptDelivery(deps(), req)).toEqual({
@@ -84,7 +87,7 @@ const files = (dir: string): string[] =>
     e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
   );
 
-it("no route handler enqueues work itself: domain functions do, through their seams", () => {
+it("no route handler enqueues work itself: domain functions announce it", () => {
   const offenders = files("src/api/routes").filter((f) => /\.enqueue\(/.test(readFileSync(f, "utf8")));
   expect(offenders).toEqual([]);
 });

@@ -93,16 +93,16 @@ export async function openImport(
 }
 
 /**
- * Opens (or resumes) an import of `repo` into `agentId` and enqueues its run through the `imports`
- * seam (a `github.import` job): the API's one call. The row is written first, so an import whose
- * enqueue is lost is found by the sweep. (`npm run import:github` opens and runs one in-process.)
+ * Opens (or resumes) an import of `repo` into `agentId` and announces it (`import.opened`: a
+ * `github.import` job runs it): the API's one call. The row is written first, so an import whose
+ * announcement is lost is found by the sweep. (`npm run import:github` opens and runs one in-process.)
  */
 export async function startImport(
-  deps: Pick<IngestDeps, "db" | "clock" | "imports">,
+  deps: Pick<IngestDeps, "db" | "clock" | "announce">,
   input: { repo: string; agentId: string; since: string | null },
 ): Promise<{ import: GithubImport; resumed: boolean }> {
   const opened = await openImport(deps, { repo: input.repo, agentIds: [input.agentId], since: input.since });
-  await deps.imports.enqueue({ importId: opened.import.id, agentId: input.agentId });
+  await deps.announce([{ kind: "import.opened", importId: opened.import.id, agentId: input.agentId }]);
   return opened;
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "memories" ADD COLUMN "supersession_due_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "memories_supersession_due_idx" ON "memories" USING btree ("supersession_due_at","id") WHERE "memories"."supersession_due_at" IS NOT NULL;
