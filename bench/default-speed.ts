@@ -76,7 +76,7 @@ const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 2_000);
 /** MEMSTREAM_EMBED_BATCH_NICE values the backlog parts run at, one row each (none: the default). */
 const NICES = process.env.BENCH_BACKLOG_NICE?.split(",").filter(Boolean) ?? [];
 const ms = (x: number) => x.toFixed(1);
-/** The scaled agents' name (bench/pglite-explain.ts copies them): copies with distinct texts. */
+/** The scaled agents' name (bench/explore/pglite-explain.ts copies them): copies with distinct texts. */
 const SCALED = "distinct";
 
 const { turns, queries, fingerprint } = readLocomo(dir);
