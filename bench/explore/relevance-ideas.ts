@@ -1,5 +1,5 @@
 /**
- * Issue 26, "best relevance alone ≥ 0.82 on the untuned half": ideas beyond windowed relevance
+ * "Best relevance alone ≥ 0.82 on the untuned half": ideas beyond windowed relevance
  * scored in memory (bench/lib/sim.ts) on LoCoMo dev, relevance alone (weights 0/0/1) with the
  * time filter, recall@10 on the tuning half and the held-out half (bench/lib/split.ts), BM25 beside.
  * Needs EVAL_DATABASE_URL loaded by `npm run eval:locomo`.

@@ -1,5 +1,5 @@
 /**
- * Issue 26: the default ranking's requirements side by side, in memory (bench/lib/sim.ts):
+ * The default ranking's requirements side by side, in memory (bench/lib/sim.ts):
  * LoCoMo dev recall@10 on the tuning half and the held-out half (bench/lib/split.ts; choose on
  * the first, report the second) with BM25 beside, and the knowledge-update cases of
  * test/support/knowledge-updates.ts (current-state and past-state questions, months and minutes

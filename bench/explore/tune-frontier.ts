@@ -541,7 +541,7 @@ if (only.includes("relx")) {
 }
 
 if (only.includes("lex2")) {
-  // Issue 14 third round: lexical variants, relevance only, with the time filter (ADR 0008).
+  // Third round: lexical variants, relevance only, with the time filter (ADR 0008).
   const ro = (name: string, rel: Rel) =>
     add({
       name: `relevance only, ${name}`,
