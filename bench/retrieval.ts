@@ -128,7 +128,7 @@ log(
   `\nresults: ${writeResults("retrieval", { at: new Date().toISOString(), sizes, queries: QUERIES, results })}`,
 );
 
-/** Issue 9's targets for the main agent: exact within 1.1× its floor at 10k, 1.3× at 100k and above. */
+/** The targets for the main agent: exact within 1.1× its floor at 10k, 1.3× at 100k and above. */
 function exactTarget(size: number): string {
   return size <= 10_000 ? "≤ 1.1" : "≤ 1.3";
 }
