@@ -20,6 +20,8 @@
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
+import { composeMemory } from "../../src/compose";
+import { loadConfig } from "../../src/config";
 import { openDatabase, queryRows } from "../../src/db/client";
 import { announceNothing } from "../../src/memory/events";
 import { readAgentState } from "../../src/memory/retrieve/agent-state";
@@ -64,12 +66,12 @@ const floorSql = (q: number[]) =>
   // OFFSET 0, as in bench/retrieval.ts: flattened into min and max, the distance is computed twice.
   sql`SELECT min(d), max(d) FROM (SELECT embedding <=> ${pgvector.toSql(q)}::vector AS d
       FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model} OFFSET 0) s`;
-const deps = {
+const deps = composeMemory(loadConfig({ MEMSTREAM_DATA_DIR: "memory://" }), {
   db,
   clock: systemClock,
   embedder: { modelId: model, dimensions: queries[0]?.length ?? 0, maxBatchSize: 1, embed: async () => [] },
   announce: announceNothing,
-};
+});
 const exact = (q: number[], rank = retrieve) =>
   rank(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });
 

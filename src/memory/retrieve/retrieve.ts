@@ -11,7 +11,7 @@ import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
 import { erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
 import type { MemoryFilters } from "../filters";
-import { type LoggedCandidate, logRetrieval, RETRIEVAL_LOG_DEFAULTS } from "../learning/log";
+import { type LoggedCandidate, logRetrieval } from "../learning/log";
 import { LIMITS } from "../limits";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
@@ -19,7 +19,6 @@ import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { cacheKey, cacheState } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import type { FastThresholds } from "./fast-thresholds";
-import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
 import { type Freshness, waitSearchable } from "./freshness";
 import { type HnswIndex, hnswIndexState } from "./hnsw-index";
@@ -174,7 +173,7 @@ export async function retrieve(
   agentId: string,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
-  const cache = deps.retrieval?.cache;
+  const cache = deps.retrieval.cache;
   const key = cache ? cacheKey(agentId, input) : null;
   if (!cache || !key) return rankStream(deps, agentId, input, false);
   // Expired memories go first, so the token read next already reflects their deletion.
@@ -252,7 +251,7 @@ async function rankStream(
     : input.kinds;
   // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
-  const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  const fresh = deps.retrieval.fresh;
   // Expired memories are deleted before anything is read: no statement below can rank one.
   if (!purged) await purgeExpired(deps, agentId, deps.clock.now());
   const waited = await waitFor(deps, agentId, input.waitSearchableMs);
@@ -261,7 +260,7 @@ async function rankStream(
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
     countStream: !sections && !narrowed({ filters, timeWindow: null }),
     estimateLarge: Boolean(input.query?.trim()),
-    learn: deps.learning?.enabled ?? false,
+    learn: deps.learning.enabled,
   });
   const ranking = withQueryText(resolveRanking(input, agent.ranking, agent.learned), input);
   const lexical = lexicalQuery(input, ranking);
@@ -308,7 +307,7 @@ async function rankStream(
     sections,
   };
   const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
-  const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;
+  const thresholds = deps.retrieval.fast;
   const chosen = plan(
     { ...params, mode },
     {
@@ -331,7 +330,7 @@ async function rankStream(
   // ranking and the log, and one that committed since `readAgentState` read the epoch (while the
   // query was embedded, say) makes the retrieve log and touch nothing, so no retrieval_log entry
   // ever outlives its agent's erase. The answer is still given; feedback on its id is a 404.
-  const timeoutMs = deps.retrieval?.timeoutMs ?? LIMITS.retrieveTimeoutMs;
+  const timeoutMs = deps.retrieval.timeoutMs;
   const { rows, ran, reason } = await deps.db
     .transaction(async (tx) => {
       // Sent together: the bound is set before the lock is asked for.
@@ -350,7 +349,7 @@ async function rankStream(
         logRetrieval(
           tx,
           { agentId, id: retrievalId, candidates: loggedCandidates(ranked), at: deps.clock.now() },
-          deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
+          deps.retrieval.log,
         ),
         params.touch
           ? touchMemories(
