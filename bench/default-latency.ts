@@ -5,8 +5,8 @@
  * (the time filter's extra existence check). Prints p50/p90 per variant and the ratios.
  *
  * `SCALE=4`: ranks a copy of every loaded LoCoMo turn, 4 times over (≈ 11k memories, each copy
- * 400 days earlier than the last, with its vector), built in SQL on first use — issue 14's
- * "latency at 10k has not regressed" check, against the paper preset (the default before issue 14).
+ * 400 days earlier than the last, with its vector), built in SQL on first use — the
+ * "latency at 10k has not regressed" check, against the paper preset (the default before the measured one).
  * `VARIANTS=windowed`: windowed against contextual relevance alone instead (ADR 0008).
  * `BASE=<checkout>`: each variant's retrieve() against that checkout's (e.g. `git worktree add
  * ../base <commit>`, node_modules linked), paired per question and alternating (ABBA): p50 per

@@ -76,7 +76,7 @@ const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 2_000);
 /** MEMSTREAM_EMBED_BATCH_NICE values the backlog parts run at, one row each (none: the default). */
 const NICES = process.env.BENCH_BACKLOG_NICE?.split(",").filter(Boolean) ?? [];
 const ms = (x: number) => x.toFixed(1);
-/** The scaled agents' name (bench/pglite-explain.ts copies them): copies with distinct texts. */
+/** The scaled agents' name (bench/explore/pglite-explain.ts copies them): copies with distinct texts. */
 const SCALED = "distinct";
 
 const { turns, queries, fingerprint } = readLocomo(dir);
@@ -86,7 +86,7 @@ await loadTurns(appCall(system), system.providers.embedder, turns, (conv) => `${
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 const asked = queries.filter((q) => q.conversation_id === "conv-43").slice(0, N);
 const results: Record<string, unknown> = { at: new Date().toISOString() };
-/** Issue 27's targets, each with this run's figure (printed last, and by `npm run bench` at its end). */
+/** The default's speed targets, each with this run's figure (printed last, and by `npm run bench` at its end). */
 const targets: Target[] = [];
 const target = (what: string, figure: string, goal: string, met: boolean | null) =>
   targets.push({ target: what, figure, goal, verdict: met === null ? "—" : met ? "met" : "missed" });
@@ -346,7 +346,7 @@ async function statement() {
 }
 
 /**
- * Issue 26: the default against the default before it (ADR 0014's `balanced`, given as explicit
+ * The default against the default before it (ADR 0014's `balanced`, given as explicit
  * fields), paired per question at BENCH_DEFAULT_SIZES, and the same for the default with
  * contextual relevance in place of windowed: `BENCH_DEFAULT_PARTS=previous`.
  */
@@ -445,7 +445,7 @@ async function againstBase(part: "base" | "windowed") {
 
 /**
  * A part run with the offline model in worker threads (the default) and on the event loop
- * (MEMSTREAM_EMBED_THREADS=0, as before issue 27), one table row each.
+ * (MEMSTREAM_EMBED_THREADS=0, as before the embedding threads), one table row each.
  */
 async function perEmbedder(part: (env: Record<string, string>) => Promise<Record<string, string | number>>) {
   const rows = [];

@@ -1,5 +1,5 @@
 /**
- * Issue 31's hostile inputs against the real service over HTTP, each with its time, its answer and
+ * Hostile inputs against the real service over HTTP, each with its time, its answer and
  * how long `/healthz` stalled meanwhile: `npx tsx bench/hostile.ts` on the test database
  * (TEST_DATABASE_URL). `BENCH_HOSTILE_SCALE` (default 1 = the issue's sizes) scales every case;
  * `BENCH_HOSTILE_CASES` a comma list of name substrings; `BENCH_HOSTILE_TIMEOUT_MS` (default 60 s)

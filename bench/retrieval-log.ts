@@ -8,6 +8,8 @@
  * median per-pair ratio (bench/lib/paired.ts).
  */
 import postgres from "postgres";
+import { composeMemory } from "../src/compose";
+import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/client";
 import { createMemories } from "../src/memory/create-memories";
 import type { MemoryDeps } from "../src/memory/deps";
@@ -45,12 +47,12 @@ const rand = () => {
 };
 const vector = () => Array.from({ length: DIMS }, () => rand() * 2 - 1);
 
-const deps: MemoryDeps = {
+const deps: MemoryDeps = composeMemory(loadConfig({ MEMSTREAM_DATA_DIR: "memory://" }), {
   db: database.db,
   clock: systemClock,
   embedder: { modelId: MODEL, dimensions: DIMS, maxBatchSize: 1, embed: async () => [] },
   announce: announceNothing,
-};
+});
 const [{ n }] = (await database.db.execute(
   `SELECT count(*)::int AS n FROM memories WHERE agent_id = '${AGENT}'`,
 )) as unknown as [{ n: number }];
@@ -71,8 +73,8 @@ if (n < SIZE) {
     );
   await database.db.execute("ANALYZE memories");
 }
-const logged = { ...deps, retrieval: { log: RETRIEVAL_LOG_DEFAULTS } };
-const unlogged = { ...deps, retrieval: { log: { ...RETRIEVAL_LOG_DEFAULTS, max: 0 } } };
+const logged = { ...deps, retrieval: { ...deps.retrieval, log: RETRIEVAL_LOG_DEFAULTS } };
+const unlogged = { ...deps, retrieval: { ...deps.retrieval, log: { ...RETRIEVAL_LOG_DEFAULTS, max: 0 } } };
 // Fill the log to its bound, so the measured retrieves prune as a busy agent's do.
 for (let i = 0; i < RETRIEVAL_LOG_DEFAULTS.max; i++)
   await retrieve(logged, AGENT, { queryEmbedding: vector(), touch: false, k: 10 });

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
 import { createApp } from "../src/api/app";
-import { composeSystem } from "../src/compose";
+import { composeMemory, composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { openDatabase, queryRows } from "../src/db/client";
 import { silentLogger } from "../src/lib/logger";
@@ -32,6 +32,9 @@ import {
 } from "./lib/dataset";
 import { queryVectors } from "./lib/queries";
 import { fmt, printTable, quantile, timeInterleaved, timeRuns, writeResults } from "./lib/stats";
+
+/** The service defaults (src/config.ts) for what retrieve reads. */
+const BENCH_CONFIG = loadConfig({ MEMSTREAM_DATA_DIR: "memory://" });
 
 const { values } = parseArgs({ options: { full: { type: "boolean", default: false } }, strict: false });
 const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -67,12 +70,12 @@ for (const spec of specs) {
     // BENCH_WRITES_ONLY=1 measures only the writes (the datasets must exist).
     for (const dist of process.env.BENCH_WRITES_ONLY === "1" ? [] : spec.distributions) {
       const model = modelOf(spec.dims, dist);
-      const deps: MemoryDeps = {
+      const deps: MemoryDeps = composeMemory(BENCH_CONFIG, {
         db: database.db,
         clock: systemClock,
         embedder: { modelId: model, dimensions: spec.dims, maxBatchSize: 1, embed: async () => [] },
         announce: announceNothing,
-      };
+      });
       const agents = spec.size > SMALL_SIZE ? [MAIN, SMALL] : [MAIN];
       for (const agent of agents) {
         const r = await measureAgent(deps, agent, model, spec, dist);
@@ -128,7 +131,7 @@ log(
   `\nresults: ${writeResults("retrieval", { at: new Date().toISOString(), sizes, queries: QUERIES, results })}`,
 );
 
-/** Issue 9's targets for the main agent: exact within 1.1× its floor at 10k, 1.3× at 100k and above. */
+/** The targets for the main agent: exact within 1.1× its floor at 10k, 1.3× at 100k and above. */
 function exactTarget(size: number): string {
   return size <= 10_000 ? "≤ 1.1" : "≤ 1.3";
 }
@@ -158,7 +161,7 @@ async function measureAgent(deps: MemoryDeps, agent: string, model: string, spec
     );
   // The fast columns time the threshold search itself, at every size (thresholds 0); `fast→`
   // says what `mode: fast` answers with the service's thresholds (fast-thresholds.ts).
-  const search = { ...deps, retrieval: { fast: { minStream: 0, minShare: 0 } } };
+  const search = { ...deps, retrieval: { ...deps.retrieval, fast: { minStream: 0, minShare: 0 } } };
   const ask = (i: number, mode: "exact" | "fast" | "auto", on: MemoryDeps = deps) =>
     retrieve(on, agent, {
       queryEmbedding: pgvector.fromSql(queries[i % queries.length] as string) as number[],

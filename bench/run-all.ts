@@ -6,7 +6,7 @@
  * HTTP, the load benchmark, then the enrichment pipeline (each also runs alone). The
  * writes run a quick configuration unless BENCH_WRITES_* says otherwise: 4,000 memories per
  * figure, 512- and 1536-d, batches of 100 and 1,000, 1 and 4 clients, median of 3 (~2 minutes).
- * Issue 27's targets, each with its figure, are printed again at the end.
+ * The targets, each with its figure, are printed again at the end.
  */
 import { spawnSync } from "node:child_process";
 import { lastTargets, printTargets } from "./lib/targets";
@@ -28,6 +28,6 @@ for (const script of scripts) {
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-// Issue 27's targets again at the end, where they are not scrolled away.
+// The targets again at the end, where they are not scrolled away.
 const targets = lastTargets();
 if (targets.length > 0) printTargets(targets);

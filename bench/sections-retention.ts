@@ -9,6 +9,8 @@
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
+import { composeMemory } from "../src/compose";
+import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/client";
 import type { MemoryDeps } from "../src/memory/deps";
 import { announceNothing } from "../src/memory/events";
@@ -53,13 +55,13 @@ try {
     FROM memories m WHERE m.agent_id = ${agent}`);
   await db.execute(sql`ANALYZE memories; ANALYZE memory_embeddings`);
 
-  const deps: MemoryDeps = {
+  const base = composeMemory(loadConfig({ MEMSTREAM_DATA_DIR: "memory://" }), {
     db,
     clock: { now: () => new Date() },
     embedder: { modelId: model, dimensions: DIMS, maxBatchSize: 1, embed: async (t) => t.map(vec) },
     announce: announceNothing,
-    retrieval: { fresh: { max: 0, timeoutMs: 0 } },
-  };
+  });
+  const deps: MemoryDeps = { ...base, retrieval: { ...base.retrieval, fresh: { max: 0, timeoutMs: 0 } } };
   const q = { query: "topic 7", touch: false } as const;
   const parts = [
     { kinds: ["reflection" as const], k: 5 },

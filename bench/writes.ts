@@ -161,7 +161,7 @@ console.log(
 printTable(rows);
 console.log(`\nresults: ${writeResults("writes", { at: new Date().toISOString(), rows })}`);
 
-/** Issue 9's target for batch writes with vectors supplied and no HNSW index, beside each figure. */
+/** The target for batch writes with vectors supplied and no HNSW index, beside each figure. */
 function verdict(perSec: number): string {
   return perSec >= TARGET
     ? `≥ 5,000: met`

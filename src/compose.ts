@@ -9,12 +9,13 @@ import { createAnnouncer } from "./jobs/announce";
 import { composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
 import type { ProcessorDeps } from "./jobs/processors";
 import type { Logger } from "./lib/logger";
-import { createLlmBudget } from "./memory/budget/budget";
+import { createLlmBudget, type LlmBudget } from "./memory/budget/budget";
 import { meteredChat } from "./memory/budget/metered-chat";
 import type { MemoryDeps } from "./memory/deps";
 import type { Announce } from "./memory/events";
 import { dueForReflection } from "./memory/reflect/should-reflect";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
+import { createRetrieveCache, type RetrieveCache } from "./memory/retrieve/cache-store";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
@@ -23,6 +24,31 @@ import { createOfflineImportanceScorer } from "./providers/importance/offline-sc
 import { type Clock, systemClock } from "./providers/types";
 
 export type { JobsPart } from "./jobs/compose";
+
+/**
+ * The memory domain's deps from the configuration: the one place its settings are read, for the
+ * service and for tools and benches that rank without the rest of it (an unlimited budget unless
+ * configured, no result cache unless given).
+ */
+export function composeMemory(
+  config: Pick<Config, "learning" | "retrieval" | "llmBudget">,
+  parts: Pick<MemoryDeps, "db" | "clock" | "embedder" | "announce"> & {
+    supersession?: boolean;
+    budget?: LlmBudget;
+    cache?: RetrieveCache;
+  },
+): MemoryDeps {
+  return {
+    db: parts.db,
+    clock: parts.clock,
+    embedder: parts.embedder,
+    announce: parts.announce,
+    supersession: parts.supersession ?? false,
+    budget: parts.budget ?? createLlmBudget({ db: parts.db, clock: parts.clock, defaults: config.llmBudget }),
+    learning: config.learning,
+    retrieval: { ...config.retrieval, cache: parts.cache ?? null },
+  };
+}
 
 /**
  * The running system's parts, built once from the config. Every feature's deps (`memory`,
@@ -115,16 +141,16 @@ export async function composeSystem(
     // The reflect deps are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
   });
-  const memory: MemoryDeps = {
+  const memory = composeMemory(config, {
     db: core.db,
     clock: core.clock,
     embedder: providers.embedder,
     announce: overrides.announce ? overrides.announce(announce) : announce,
     supersession: providers.chat !== null && config.supersession === "llm",
-    learning: config.learning,
-    retrieval: config.retrieval,
     budget,
-  };
+    // One result cache per process; answers stay valid across processes by the agent's generation token.
+    cache: createRetrieveCache(config.retrieveCache, (result) => core.metrics.retrieveCache.inc({ result })),
+  });
   const reflect: ReflectAgentDeps = {
     ...memory,
     chat: providers.chat,

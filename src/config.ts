@@ -156,6 +156,15 @@ export const EnvSchema = z.object({
     .min(0.001)
     .max(3650)
     .default(RETRIEVAL_LOG_DEFAULTS.maxAgeMs / 86_400_000),
+  /** Identical retrieves within this many ms answered from the result cache (per agent: `retrieveCacheTtlMs`); 0 = off. */
+  MEMSTREAM_RETRIEVE_CACHE_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.maxRetrieveCacheTtlMs)
+    .default(0),
+  /** Answers the result cache keeps per process (least recently used out first). */
+  MEMSTREAM_RETRIEVE_CACHE_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   /**
    * Weights learned from each agent's feedback rank its retrieves (per agent: `learnWeights` in
    * PUT /settings), once `MEMSTREAM_LEARN_MIN_EVENTS` retrieves have feedback and a fit passed the
@@ -354,6 +363,11 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     reflectionThreshold: e.REFLECTION_THRESHOLD,
     /** Deployment default of an agent's daily LLM budget (docs/adr/0041-llm-budget.md); 0 = unlimited. */
     llmBudget: { dailyTokens: e.MEMSTREAM_LLM_DAILY_TOKENS, dailyCalls: e.MEMSTREAM_LLM_DAILY_CALLS },
+    /** The result cache (src/memory/retrieve/cache.ts): the deployment TTL (an agent's setting overrides) and size. */
+    retrieveCache: {
+      ttlMs: e.MEMSTREAM_RETRIEVE_CACHE_TTL_MS,
+      maxEntries: e.MEMSTREAM_RETRIEVE_CACHE_ENTRIES,
+    },
     tokenizerEncoding: e.TOKENIZER_ENCODING,
     /** Threads (0 = inline) and time budget of the CPU-heavy text steps (src/memory/text/text-work.ts). */
     work: {

@@ -1,5 +1,5 @@
 /**
- * The start both latency benches on LoCoMo share (bench/default-latency.ts, bench/relevance-sql.ts):
+ * The start both latency benches on LoCoMo share (bench/default-latency.ts, bench/explore/relevance-sql.ts):
  * the database `npm run eval:locomo` loaded (EVAL_DATABASE_URL), the questions, the system on it
  * with the offline embedder, and the agent to rank: one conversation (`CONV`, default conv-43) or,
  * with `SCALE=n`, the copy of every loaded turn n times (built by default-latency.ts).

@@ -1,5 +1,5 @@
 /**
- * The service's ranking re-implemented in memory for exploration (bench/tune-frontier.ts): each
+ * The service's ranking re-implemented in memory for exploration (bench/explore/tune-frontier.ts): each
  * stream is read once (vector, lexemes, times, importance), and BM25, cosine, hybrid, contextual
  * relevance and the weighted min-max score are computed in Node, so thousands of settings can be
  * scored in seconds. The bench checks these figures against the service's SQL before using them;

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { printTable } from "./stats";
 
-/** One of issue 27's targets with a run's figure (bench/default-speed.ts). */
+/** One of the default's speed targets with a run's figure (bench/default-speed.ts). */
 export type Target = { target: string; figure: string; goal: string; verdict: string };
 
-/** Issue 27's targets with a run's figures, one line each. */
+/** The default's speed targets with a run's figures, one line each. */
 export function printTargets(rows: Target[]) {
-  console.log("\nissue 27 targets (docs/performance.md)");
+  console.log("\nthe default's speed targets (docs/performance.md)");
   printTable(rows);
 }
 

@@ -11,6 +11,7 @@ import { errorResponse, onError, validationError } from "./errors";
 import { observeRequests } from "./observe";
 import { BEARER_SCHEME, openApiInfo } from "./openapi-info";
 import { registerQueueDashboard } from "./routes/admin-queues";
+import { registerClearCache } from "./routes/agents/clear-cache";
 import { registerEraseAgent } from "./routes/agents/erase";
 import { registerGetErasure } from "./routes/agents/erasure";
 import { registerExportAgent } from "./routes/agents/export";
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps) {
   registerRetrieve(app, deps);
   registerFeedback(app, deps);
   registerResetLearned(app, deps);
+  registerClearCache(app, deps);
   registerGithubWebhook(app, deps);
   registerListDeliveries(app, deps);
   registerRetryDelivery(app, deps);

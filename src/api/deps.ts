@@ -20,6 +20,7 @@ export type AppDeps = {
     | "github"
     | "reflectionThreshold"
     | "llmBudget"
+    | "retrieveCache"
     | "tokenizerEncoding"
     | "learning"
   >;

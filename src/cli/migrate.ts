@@ -1,16 +1,4 @@
-import { loadConfig } from "../config";
-import { openDatabase } from "../db/client";
+import { runAsProcess } from "./kit/process";
 
-// `npm run db:migrate`: applies pending migrations to the configured database and exits.
-const config = loadConfig();
-const database = await openDatabase({
-  url: config.databaseUrl,
-  dataDir: config.dataDir,
-  distributed: config.distributed,
-});
-try {
-  await database.migrate();
-  console.warn(`migrations applied (${database.kind})`);
-} finally {
-  await database.close();
-}
+// `npm run db:migrate` (and `node dist/cli/migrate.js` in the image): the same as `memstream migrate`.
+await runAsProcess(["migrate", ...process.argv.slice(2)]);

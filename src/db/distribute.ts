@@ -25,6 +25,7 @@ export const AGENT_TABLES = [
   "agent_lexicon",
   "retrieval_log",
   "llm_spend",
+  "agent_generations",
 ] as const;
 
 /**

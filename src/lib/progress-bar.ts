@@ -1,5 +1,5 @@
 /** A one-line progress bar for the commands (stderr, redrawn in place): `label [####....] 12/40 rest`. */
-export function progressBar(stream: NodeJS.WriteStream = process.stderr) {
+export function progressBar(stream: NodeJS.WritableStream = process.stderr) {
   return {
     draw(label: string, done: number, total: number | null, rest = "") {
       const width = 30;

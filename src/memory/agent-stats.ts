@@ -75,7 +75,7 @@ export async function agentStats(
     newest: null,
     forgotten: Number(retention?.forgotten ?? 0),
     retainedAt: retention?.retainedAt ?? null,
-    llmBudget: deps.budget ? await deps.budget.status(agentId) : null,
+    llmBudget: await deps.budget.status(agentId),
   };
   for (const r of rows) {
     const n = Number(r.n);

@@ -55,6 +55,8 @@ export const LIMITS = {
   taskTypeChars: 200,
   /** Highest reflection threshold (importance is 1..10 per memory: at least 100k memories). */
   maxReflectionThreshold: 1_000_000,
+  /** The longest result-cache TTL an agent or deployment may set (ms): an hour. */
+  maxRetrieveCacheTtlMs: 3_600_000,
 } as const;
 
 /** Agent ids are caller-chosen, e.g. `github:acme/api` or `npc-42`. */

@@ -31,6 +31,9 @@ export type AgentSettings = {
   /** The agent's daily LLM limits; null = the deployment default (a field left out too). 0 = unlimited. */
   llmBudget: LlmBudgetLimits | null;
   effectiveLlmBudget: LlmBudgetDefaults;
+  /** How long identical retrieves may be answered from the result cache (ms); null = the deployment default. 0 = off. */
+  retrieveCacheTtlMs: number | null;
+  effectiveRetrieveCacheTtlMs: number;
 };
 
 /** Deployment defaults of the settings an agent may leave unset. */
@@ -39,6 +42,8 @@ export type SettingsDefaults = {
   learnWeights: boolean;
   /** Absent: unlimited (0). */
   llmBudget?: LlmBudgetDefaults;
+  /** Absent: off (0). */
+  retrieveCacheTtlMs?: number;
 };
 
 /** A settings change: a field left out keeps its value; null resets it to the deployment default. */
@@ -49,6 +54,7 @@ export type AgentSettingsPatch = {
   retention?: RetentionPolicy | null;
   learnWeights?: boolean | null;
   llmBudget?: LlmBudgetLimits | null;
+  retrieveCacheTtlMs?: number | null;
 };
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
@@ -89,6 +95,7 @@ function present(
     learnWeights: boolean | null;
     learned: LearnedState | null;
     llmBudget: LlmBudgetLimits | null;
+    retrieveCacheTtlMs: number | null;
   } | null,
   defaults: SettingsDefaults,
 ): AgentSettings {
@@ -114,5 +121,7 @@ function present(
       dailyTokens: row?.llmBudget?.dailyTokens ?? defaults.llmBudget?.dailyTokens ?? 0,
       dailyCalls: row?.llmBudget?.dailyCalls ?? defaults.llmBudget?.dailyCalls ?? 0,
     },
+    retrieveCacheTtlMs: row?.retrieveCacheTtlMs ?? null,
+    effectiveRetrieveCacheTtlMs: row?.retrieveCacheTtlMs ?? defaults.retrieveCacheTtlMs ?? 0,
   };
 }

@@ -134,6 +134,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean; eventLoop?: bool
       help: "Chat completions counted against agents' daily budgets",
       registers,
     }),
+    retrieveCache: new Counter({
+      name: "memstream_retrieve_cache_total",
+      help: "Retrieves by what the result cache did: hit (answered from it), miss (ranked and kept), bypass (the cache is on but the request or agent cannot use it)",
+      labelNames: ["result"] as const,
+      registers,
+    }),
     llmBudgetDeferred: new Counter({
       name: "memstream_llm_budget_deferred_total",
       help: "LLM work not done because the agent's daily budget was spent, by work (importance: scored offline instead; reflection, supersession: left for the next day; lesson: template wording)",

@@ -43,7 +43,7 @@ afterAll(() => t.close());
 const count = async (agent: string) =>
   (await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent))).length;
 
-describe("npm run import:github", () => {
+describe("memstream import-github", () => {
   it(
     "shows progress, prints the final counts, and a second run stores nothing",
     async () => {
@@ -52,10 +52,15 @@ describe("npm run import:github", () => {
       const agent = uniq("gh-cli");
       const env = { GITHUB_API_URL: stub.url, GITHUB_TOKEN: "t" };
       // 3 issues (opened, 2 closed), 3 pull requests (opened, closed, a review each), 2 releases, 3 commits
-      const first = await command("src/cli/import-github.ts", [`acme/${name}`, "--agent", agent], env);
+      const first = await command(
+        "bin/memstream.js",
+        ["import-github", `acme/${name}`, "--agent", agent],
+        env,
+      );
       expect(first.stderr).toMatch(new RegExp(`acme/${name} issues +\\[#+\\] 2/2 pages`));
       expect(closing(first.stderr, "GitHub import finished")).toMatchObject({ stored: 19, duplicates: 0 });
       expect(await count(agent)).toBe(19);
+      // `npm run import:github` runs the same command.
       const second = await command("src/cli/import-github.ts", [`acme/${name}`, "--agent", agent], env);
       expect(closing(second.stderr, "GitHub import finished")).toMatchObject({ stored: 0, duplicates: 19 });
       expect(await count(agent)).toBe(19);
@@ -67,17 +72,18 @@ describe("npm run import:github", () => {
   it(
     "refuses a malformed repository with usage and exit code 2",
     async () => {
-      const failed = await command("src/cli/import-github.ts", ["not-a-repo"]).catch(
+      const failed = await command("bin/memstream.js", ["import-github", "not-a-repo"]).catch(
         (e: { code: number; stderr: string }) => e,
       );
       expect(failed).toMatchObject({ code: 2 });
-      expect((failed as { stderr: string }).stderr).toContain("usage: npm run import:github");
+      expect((failed as { stderr: string }).stderr).toContain("not-a-repo is not a repository");
+      expect((failed as { stderr: string }).stderr).toContain("usage: memstream import-github");
     },
     SPAWNS_MS,
   );
 });
 
-describe("npm run import:docs", () => {
+describe("npm run import:docs (memstream import-docs)", () => {
   it(
     "imports a folder with progress and counts; unchanged files are left alone on a re-run",
     async () => {

@@ -70,7 +70,7 @@ describe("recency still matters under the default ranking", () => {
       )
         passed[c.kind]++;
     }
-    // Measured in memory (bench/tune-default.ts, the same cases): 58 of 60 current, 60 of 60 past.
+    // Measured in memory (bench/explore/tune-default.ts, the same cases): 58 of 60 current, 60 of 60 past.
     expect(passed.current / 60).toBeGreaterThanOrEqual(0.93);
     expect(passed.past / 60).toBeGreaterThanOrEqual(0.9);
     // 120 agents and 1,500 vectors: generous under a loaded machine; nothing here is timed.

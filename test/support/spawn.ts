@@ -22,9 +22,9 @@ export const childEnv = (stub: Stub, env: Record<string, string>): NodeJS.Proces
   ...env,
 });
 
-/** Spawns `node --import tsx <entry>` as `npm start` / `npm run worker` would run it. */
-export function spawnEntry(entry: string, env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+/** Spawns `node --import tsx <entry> [args]` as `npm start` / `npm run worker` would run it. */
+export function spawnEntry(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): Spawned {
+  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
     env,
     stdio: ["ignore", "ignore", "pipe"],
   });

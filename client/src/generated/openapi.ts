@@ -213,6 +213,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/cache": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Clear the agent's result cache
+         * @description Every process's cached retrieves of the agent stop matching: the next identical retrieve ranks again. Never needed for correctness (any write to the agent does the same); for an operator who wants fresh recency now.
+         */
+        delete: operations["clearRetrieveCache"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/github": {
         parameters: {
             query?: never;
@@ -1126,6 +1146,11 @@ export interface components {
             agentId: string;
             resetAt: string;
         };
+        RetrieveCacheCleared: {
+            agentId: string;
+            /** @enum {boolean} */
+            cleared: true;
+        };
         GithubDeliveryAccepted: {
             deliveryId: string;
             /** @enum {string} */
@@ -1215,6 +1240,9 @@ export interface components {
                 dailyTokens: number;
                 dailyCalls: number;
             };
+            retrieveCacheTtlMs: number | null;
+            /** @description The result cache's TTL in force (ms; 0 = off) */
+            effectiveRetrieveCacheTtlMs: number;
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
@@ -2783,6 +2811,8 @@ export interface operations {
                         mode: "exact" | "fast" | "phased";
                         ranking: components["schemas"]["RetrieveRanking"];
                         freshness: components["schemas"]["RetrieveFreshness"];
+                        /** @description Present when the answer came from the result cache (an identical retrieve within the agent's `retrieveCacheTtlMs`, nothing written since): when the retrieve that ranked it ran. Its retrievalId is that retrieve's; `touch` still marks its memories accessed now */
+                        cachedAt?: string;
                         context?: components["schemas"]["RetrieveContext"];
                     };
                 };
@@ -2992,6 +3022,89 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LearnedWeightsReset"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clearRetrieveCache: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agentId": "npc-42",
+                     *       "cleared": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RetrieveCacheCleared"];
                 };
             };
             /** @description Invalid input; `details.field` names the field (`invalid_request`) */
@@ -3693,7 +3806,9 @@ export interface operations {
                      *       "effectiveLlmBudget": {
                      *         "dailyTokens": 200000,
                      *         "dailyCalls": 0
-                     *       }
+                     *       },
+                     *       "retrieveCacheTtlMs": null,
+                     *       "effectiveRetrieveCacheTtlMs": 30000
                      *     }
                      */
                     "application/json": components["schemas"]["AgentSettings"];
@@ -3835,6 +3950,8 @@ export interface operations {
                         /** @description Chat completions per UTC day; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_CALLS */
                         dailyCalls?: number;
                     } | null;
+                    /** @description How long identical retrieves may be answered from the result cache (ms; any write to the agent invalidates at once); 0 = off; null = MEMSTREAM_RETRIEVE_CACHE_TTL_MS; absent = unchanged */
+                    retrieveCacheTtlMs?: number | null;
                 };
             };
         };
@@ -3908,7 +4025,9 @@ export interface operations {
                      *       "effectiveLlmBudget": {
                      *         "dailyTokens": 200000,
                      *         "dailyCalls": 0
-                     *       }
+                     *       },
+                     *       "retrieveCacheTtlMs": null,
+                     *       "effectiveRetrieveCacheTtlMs": 30000
                      *     }
                      */
                     "application/json": components["schemas"]["AgentSettings"];

@@ -125,6 +125,8 @@ class RetrieveResult(TypedDict):
     mode: str
     ranking: Dict[str, Any]
     freshness: Freshness
+    # When the retrieve that ranked it ran; only on an answer from the result cache.
+    cachedAt: NotRequired[str]
     context: NotRequired[Context]
 
 

@@ -25,6 +25,8 @@ export const agentSettings = pgTable("agent_settings", {
   learned: jsonb("learned").$type<LearnedState>(),
   /** Daily LLM limits (`dailyTokens`, `dailyCalls`); null or a field left out = the deployment default. */
   llmBudget: jsonb("llm_budget").$type<LlmBudgetLimits>(),
+  /** How long identical retrieves may be answered from the result cache (ms); null = MEMSTREAM_RETRIEVE_CACHE_TTL_MS, 0 = off. */
+  retrieveCacheTtlMs: integer("retrieve_cache_ttl_ms"),
   /** Memories deleted by retention so far (job and forget route), for the agent's stats. */
   forgotten: integer("forgotten").notNull().default(0),
   /** When the `agent.retain` job last ran its policy; the sweep enqueues it again an interval later. */

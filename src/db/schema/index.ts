@@ -1,4 +1,5 @@
 export * from "./agent-erasures";
+export * from "./agent-generations";
 export * from "./agent-settings";
 export * from "./documents";
 export * from "./erasure-receipts";

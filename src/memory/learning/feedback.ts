@@ -4,7 +4,6 @@ import { Invalid, NotFound } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
 import type { LoggedCandidate } from "./log";
 import { wasReturned } from "./logged-candidate";
-import { LEARNING_DEFAULTS } from "./state";
 
 export type FeedbackInput = {
   retrievalId: string;
@@ -72,7 +71,7 @@ export async function recordFeedback(
   });
   // A fit once there is enough feedback, then one per `refitEvery` more (the job re-checks both
   // and whether learning is on for the agent).
-  const { minEvents, refitEvery } = deps.learning ?? LEARNING_DEFAULTS;
+  const { minEvents, refitEvery } = deps.learning;
   if (result.events >= minEvents && (result.events - minEvents) % refitEvery === 0)
     await deps.announce([{ kind: "feedback.given", agentId }]);
   return result;

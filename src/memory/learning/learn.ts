@@ -4,10 +4,10 @@ import type { MemoryDeps } from "../deps";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
 import { resolveRanking } from "../retrieve/presets";
 import { type FeedbackEvent, FIT_DEFAULTS, type FitGuardrails, fitWeights } from "./fit";
-import { LEARNING_DEFAULTS, type LearnedState, type LearningConfig, NO_LEARNING } from "./state";
+import { type LearnedState, NO_LEARNING } from "./state";
 
-export type LearnDeps = Pick<MemoryDeps, "db" | "clock"> & {
-  learning?: LearningConfig;
+export type LearnDeps = Pick<MemoryDeps, "db" | "clock" | "learning"> & {
+  /** The fit's guardrails; absent = FIT_DEFAULTS (tests narrow them). */
   guardrails?: FitGuardrails;
 };
 
@@ -23,7 +23,7 @@ export type LearnOutcome =
  * An agent erased since the run began gets nothing stored: `AgentErased` (docs/adr/0027).
  */
 export async function learnWeights(deps: LearnDeps, agentId: string): Promise<LearnOutcome> {
-  const cfg = deps.learning ?? LEARNING_DEFAULTS;
+  const cfg = deps.learning;
   // Read before the feedback: a fit of an erased stream is never stored (docs/adr/0027).
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   const [row] = await deps.db

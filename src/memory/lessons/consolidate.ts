@@ -59,8 +59,8 @@ export async function consolidateOutcomes(
   const inLesson = new Set(lessons.flatMap((l) => l.citations));
   const fresh = recent.filter((o) => !inLesson.has(o.memoryId));
   // Past the agent's LLM budget lessons take the template wording (their `wording` says so); the next revision may reword them.
-  const overBudget = deps.chat !== null && (await deps.budget?.exhausted(agentId)) === true;
-  if (overBudget) deps.budget?.deferred("lesson");
+  const overBudget = deps.chat !== null && (await deps.budget.exhausted(agentId));
+  if (overBudget) deps.budget.deferred("lesson");
   const chat = overBudget ? null : deps.chat;
   const word = (facts: LessonFacts) => wordLesson(chat, agentId, facts, opts.templateFallback);
   const result: ConsolidateResult = { considered: recent.length, created: 0, revised: 0, waiting: 0 };

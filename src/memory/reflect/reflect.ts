@@ -45,7 +45,7 @@ export async function reflectAgent(
     );
   }
   // A run admitted under the budget completes (its calls are counted); the next one waits.
-  const budget = await deps.budget?.status(agentId);
+  const budget = await deps.budget.status(agentId);
   if (budget?.exhausted) {
     throw new BudgetExhausted(
       `the agent's LLM budget for ${budget.day} is spent; reflection waits until ${budget.resetsAt}`,

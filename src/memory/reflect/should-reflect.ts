@@ -77,8 +77,8 @@ async function thresholdReached(deps: ReflectAgentDeps, agentId: string): Promis
 export async function dueForReflection(deps: ReflectAgentDeps, agentId: string): Promise<boolean> {
   if (!(await thresholdReached(deps, agentId)) || (await backingOff(deps, agentId))) return false;
   // Past the day's LLM budget no job is enqueued: the first importance added after the day turns asks again.
-  if (await deps.budget?.exhausted(agentId)) {
-    deps.budget?.deferred("reflection");
+  if (await deps.budget.exhausted(agentId)) {
+    deps.budget.deferred("reflection");
     return false;
   }
   return true;
@@ -106,7 +106,7 @@ export async function reflectOnThreshold(
     if (err instanceof Conflict) return null;
     // The day's budget is spent: the threshold stays reached, and the next day's first importance asks again.
     if (err instanceof BudgetExhausted) {
-      deps.budget?.deferred("reflection");
+      deps.budget.deferred("reflection");
       return null;
     }
     throw err;

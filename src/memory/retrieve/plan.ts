@@ -73,7 +73,7 @@ export type FastState = {
  * Below this many memories every memory is ranked (full) rather than by the threshold statement.
  * Measured when the lists held up to 11 × 300 memories, which could be the whole stream below
  * 3,300: at 10k the threshold statement answered in 2.1-2.4× the floor against 2.9-3.2× for
- * ranking every memory (bench/exact-floor.ts, docs/performance-history.md); below it, the full statement
+ * ranking every memory (bench/explore/exact-floor.ts, docs/performance-history.md); below it, the full statement
  * does without planning the lists: 0.6 against 2.2 ms planning, 8.2 against 10.7 ms in all for a
  * 1k agent. Not re-measured for lists of 100.
  */

@@ -43,7 +43,7 @@ export type Ranking = {
  * `reference` is the Generative Agents reference code's multipliers (`gw = [0.5, 3, 2]` for
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
  * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
- * `balanced`, the service default (docs/adr/0026, bench/tune-default.ts): what the question is
+ * `balanced`, the service default (docs/adr/0026, bench/explore/tune-default.ts): what the question is
  * about decides (contextual relevance, α 0.6, and the query's time expressions; windowed would
  * find 0.03 more on LoCoMo at 1.7× the time, and its wider window, ADR 0026, more at ~1.4× that);
  * recency and importance only break near-ties (0.1 each, over floored ranges); which version of a fact is

@@ -11,14 +11,14 @@ import type { MemoryDeps } from "../deps";
 import { resolveEmbeddingModel } from "../embedding-model";
 import { erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
 import type { MemoryFilters } from "../filters";
-import { type LoggedCandidate, logRetrieval, RETRIEVAL_LOG_DEFAULTS } from "../learning/log";
+import { type LoggedCandidate, logRetrieval } from "../learning/log";
 import { LIMITS } from "../limits";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
+import { cacheKey, cacheState } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import type { FastThresholds } from "./fast-thresholds";
-import { FAST_DEFAULTS } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
 import { type Freshness, waitSearchable } from "./freshness";
 import { type HnswIndex, hnswIndexState } from "./hnsw-index";
@@ -142,6 +142,8 @@ export type RetrieveResult = {
   /** What was not yet searchable when it ranked (freshness.ts). */
   freshness: Freshness;
   candidates: number;
+  /** When the retrieve that ranked this answer ran; present only on an answer from the result cache. */
+  cachedAt?: string;
 };
 
 /** Defaults of the non-ranking fields; ranking defaults come from presets.ts and the agent. */
@@ -162,12 +164,81 @@ type Row = MemoryRecord & ScoredRow & { duplicates?: number; sSubject?: number }
 
 /**
  * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
- * (Park et al. 2023), in Postgres, and touches what it returns.
+ * (Park et al. 2023), in Postgres, and touches what it returns. With the result cache on for the
+ * agent (a TTL in its settings or the deployment's), an identical retrieve within the TTL whose
+ * agent has not changed since is answered from the cache (cache.ts).
  */
 export async function retrieve(
   deps: MemoryDeps,
   agentId: string,
   input: RetrieveInput,
+): Promise<RetrieveResult> {
+  const cache = deps.retrieval.cache;
+  const key = cache ? cacheKey(agentId, input) : null;
+  if (!cache || !key) return rankStream(deps, agentId, input, false);
+  // Expired memories go first, so the token read next already reflects their deletion.
+  await purgeExpired(deps, agentId, deps.clock.now());
+  const state = await cacheState(deps.db, agentId);
+  const ttlMs = state.ttlMs ?? cache.config.ttlMs;
+  if (ttlMs <= 0) return rankStream(deps, agentId, input, true);
+  if (!state.generation) {
+    cache.count("bypass");
+    return rankStream(deps, agentId, input, true);
+  }
+  const now = deps.clock.now();
+  const hit = cache.get(key, state.generation, now, ttlMs);
+  if (hit) {
+    cache.count("hit");
+    // Only this function stores answers, each a RetrieveResult (the store holds objects).
+    return fromCache(deps, agentId, input, hit.result as RetrieveResult, hit.ageMs);
+  }
+  cache.count("miss");
+  // Kept under the token read before ranking: a write while it ranked changed the token, so this
+  // answer is never served after it.
+  const result = await rankStream(deps, agentId, input, true);
+  cache.set(key, state.generation, now, result);
+  return result;
+}
+
+/**
+ * A cached answer, as of now: its retrievalId is the retrieve that ranked it (nothing new is
+ * logged); `touch` marks its memories accessed now, as a ranked answer would (a touch only raises
+ * memories already in it, so the top k it names stays the top k); the pending memories' age grows.
+ */
+async function fromCache(
+  deps: MemoryDeps,
+  agentId: string,
+  input: RetrieveInput,
+  result: RetrieveResult,
+  ageMs: number,
+): Promise<RetrieveResult> {
+  const touch = !input.asOf && (input.touch ?? RETRIEVE_DEFAULTS.touch);
+  const touched =
+    touch && result.memories.length > 0
+      ? await touchMemories(
+          deps.db,
+          agentId,
+          result.memories.map((m) => m.id),
+          input.now ? new Date(input.now) : deps.clock.now(),
+        )
+      : null;
+  const oldest = result.freshness.oldestPendingMs;
+  return {
+    ...result,
+    memories: touched
+      ? result.memories.map((m) => ({ ...m, lastAccessedAt: touched.get(m.id) ?? m.lastAccessedAt }))
+      : result.memories,
+    freshness: { ...result.freshness, oldestPendingMs: oldest === null ? null : oldest + ageMs },
+    cachedAt: new Date(deps.clock.now().getTime() - ageMs).toISOString(),
+  };
+}
+
+/** The ranking itself; `purged` when the caller already deleted the expired memories. */
+async function rankStream(
+  deps: MemoryDeps,
+  agentId: string,
+  input: RetrieveInput,
+  purged: boolean,
 ): Promise<RetrieveResult> {
   const k = input.k ?? RETRIEVE_DEFAULTS.k;
   const asOf = asOfOf(input);
@@ -180,16 +251,16 @@ export async function retrieve(
     : input.kinds;
   // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
-  const fresh = { ...FRESH_DEFAULTS, ...deps.retrieval?.fresh };
+  const fresh = deps.retrieval.fresh;
   // Expired memories are deleted before anything is read: no statement below can rank one.
-  await purgeExpired(deps, agentId, deps.clock.now());
+  if (!purged) await purgeExpired(deps, agentId, deps.clock.now());
   const waited = await waitFor(deps, agentId, input.waitSearchableMs);
   // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
   // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).
   const agent = await readAgentState(deps.db, agentId, filters, fresh.max, {
     countStream: !sections && !narrowed({ filters, timeWindow: null }),
     estimateLarge: Boolean(input.query?.trim()),
-    learn: deps.learning?.enabled ?? false,
+    learn: deps.learning.enabled,
   });
   const ranking = withQueryText(resolveRanking(input, agent.ranking, agent.learned), input);
   const lexical = lexicalQuery(input, ranking);
@@ -236,7 +307,7 @@ export async function retrieve(
     sections,
   };
   const mode = input.mode ?? RETRIEVE_DEFAULTS.mode;
-  const thresholds = deps.retrieval?.fast ?? FAST_DEFAULTS;
+  const thresholds = deps.retrieval.fast;
   const chosen = plan(
     { ...params, mode },
     {
@@ -259,7 +330,7 @@ export async function retrieve(
   // ranking and the log, and one that committed since `readAgentState` read the epoch (while the
   // query was embedded, say) makes the retrieve log and touch nothing, so no retrieval_log entry
   // ever outlives its agent's erase. The answer is still given; feedback on its id is a 404.
-  const timeoutMs = deps.retrieval?.timeoutMs ?? LIMITS.retrieveTimeoutMs;
+  const timeoutMs = deps.retrieval.timeoutMs;
   const { rows, ran, reason } = await deps.db
     .transaction(async (tx) => {
       // Sent together: the bound is set before the lock is asked for.
@@ -278,7 +349,7 @@ export async function retrieve(
         logRetrieval(
           tx,
           { agentId, id: retrievalId, candidates: loggedCandidates(ranked), at: deps.clock.now() },
-          deps.retrieval?.log ?? RETRIEVAL_LOG_DEFAULTS,
+          deps.retrieval.log,
         ),
         params.touch
           ? touchMemories(

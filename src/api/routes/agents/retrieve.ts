@@ -272,6 +272,10 @@ const route = createRoute({
         }),
         ranking: RetrieveRanking,
         freshness: Freshness,
+        cachedAt: z.string().optional().openapi({
+          description:
+            "Present when the answer came from the result cache (an identical retrieve within the agent's `retrieveCacheTtlMs`, nothing written since): when the retrieve that ranked it ran. Its retrievalId is that retrieve's; `touch` still marks its memories accessed now",
+        }),
         context: Context.optional(),
       }),
       "Best first",

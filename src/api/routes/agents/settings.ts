@@ -85,6 +85,17 @@ const Body = z
       description:
         "Daily LLM limits, replacing earlier ones; null = the deployment defaults; absent = unchanged",
     }),
+    retrieveCacheTtlMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.maxRetrieveCacheTtlMs)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "How long identical retrieves may be answered from the result cache (ms; any write to the agent invalidates at once); 0 = off; null = MEMSTREAM_RETRIEVE_CACHE_TTL_MS; absent = unchanged",
+      }),
   })
   .strict();
 
@@ -151,6 +162,10 @@ const Settings = z
     effectiveLlmBudget: z.object({ dailyTokens: z.number(), dailyCalls: z.number() }).openapi({
       description: "The daily limits in force (0 = unlimited)",
     }),
+    retrieveCacheTtlMs: z.number().nullable(),
+    effectiveRetrieveCacheTtlMs: z
+      .number()
+      .openapi({ description: "The result cache's TTL in force (ms; 0 = off)" }),
   })
   .openapi("AgentSettings");
 
@@ -169,6 +184,8 @@ const SETTINGS_EXAMPLE = {
   learned: NO_LEARNING,
   llmBudget: { dailyTokens: 200_000 },
   effectiveLlmBudget: { dailyTokens: 200_000, dailyCalls: 0 },
+  retrieveCacheTtlMs: null,
+  effectiveRetrieveCacheTtlMs: 30_000,
 };
 
 const put = createRoute({
@@ -210,6 +227,7 @@ export const registerAgentSettings = (app: App, deps: AppDeps) => {
     reflectionThreshold: deps.config.reflectionThreshold,
     learnWeights: deps.config.learning.enabled,
     llmBudget: deps.config.llmBudget,
+    retrieveCacheTtlMs: deps.config.retrieveCache.ttlMs,
   });
   app.openapi(put, async (c) => {
     const { agentId } = c.req.valid("param");

@@ -176,7 +176,7 @@ export async function useIndexPaths(tx: Pick<Db, "execute">): Promise<void> {
 }
 
 /**
- * The HNSW candidate queue (hnsw.ef_search) of every round. At 100k (bench/fast-path.ts, 20
+ * The HNSW candidate queue (hnsw.ef_search) of every round. At 100k (bench/explore/fast-path.ts, 20
  * queries, docs/adr/0020) ef 100 let the walk settle in a wrong region on some clustered queries
  * (best found 0.16 against a true 0.91) and missed two thirds of the vectors above the last
  * returned one on random data, which τ assumes were all returned: recall@10 0.94 / 0.975;

@@ -8,7 +8,7 @@ import { scoreAndSelect } from "./select";
 
 /**
  * Memories in the recency + importance list (and per importance level). 100 against 300, the
- * threshold statement alone, paired per query (`bench/exact-floor.ts --lists 300,150,100`,
+ * threshold statement alone, paired per query (`bench/explore/exact-floor.ts --lists 300,150,100`,
  * 2026-11-25, the default's and the paper's weights): 0.87-0.90× the time for a 10k agent,
  * 0.85-0.89× for the 10k agent in the 130k table, 0.96-1.00× at 100k; 150 in between; 50 and
  * 1,000 worse (a looser bound lets more candidates through; a longer list costs its own sort).

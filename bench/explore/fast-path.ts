@@ -1,7 +1,7 @@
 /**
  * The fast path alone against one existing dataset: p50/p99 and recall@10 against the exact
  * ranking, for a few queries from the retrieval bench's generator.
- *   npx tsx bench/fast-path.ts --db memstream_bench_1000000_512 [--dist clustered] [--queries 20]
+ *   npx tsx bench/explore/fast-path.ts --db memstream_bench_1000000_512 [--dist clustered] [--queries 20]
  *     [--agent bench-main] [--runs 2] [--explain]
  * Exact answers (seconds each at 1M) are computed once per (db, agent, model, queries) at a fixed
  * `now` and cached in bench/results/fast-path-exact-<db>-<dist>-<agent>.json (recomputed when
@@ -12,20 +12,20 @@
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase, queryRows } from "../src/db/client";
-import { exactStatementFor } from "../src/memory/retrieve/execute";
-import { findHnswIndex } from "../src/memory/retrieve/hnsw-index";
+import { openDatabase, queryRows } from "../../src/db/client";
+import { exactStatementFor } from "../../src/memory/retrieve/execute";
+import { findHnswIndex } from "../../src/memory/retrieve/hnsw-index";
 import {
   type Depth,
   fastRank,
   fastRankQuery,
   firstDepth,
   useIndexPaths,
-} from "../src/memory/retrieve/statements/fast";
-import type { RankParams } from "../src/memory/retrieve/statements/params";
-import { MAIN, modelOf } from "./lib/dataset";
-import { queryVectors } from "./lib/queries";
-import { quantile, writeResults } from "./lib/stats";
+} from "../../src/memory/retrieve/statements/fast";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
+import { MAIN, modelOf } from "../lib/dataset";
+import { queryVectors } from "../lib/queries";
+import { quantile, writeResults } from "../lib/stats";
 
 const { values: a } = parseArgs({
   options: {

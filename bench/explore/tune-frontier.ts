@@ -5,25 +5,25 @@
  * relevance variants, computed in memory (bench/lib/sim.ts) after a check against the service SQL.
  * Needs EVAL_DATABASE_URL loaded by `npm run eval:locomo`; stores the knowledge-update cases
  * there too (agents `ku-…`), through the API, as the test does.
- *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice npx tsx bench/tune-frontier.ts
+ *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice npx tsx bench/explore/tune-frontier.ts
  * This bench reads whole streams into Node by design (a few hundred memories each); the service never does.
  */
 import { and, sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { createApp } from "../src/api/app";
-import { queryRows } from "../src/db/client";
-import { filterConditions } from "../src/memory/filters";
+import { createApp } from "../../src/api/app";
+import { queryRows } from "../../src/db/client";
+import { filterConditions } from "../../src/memory/filters";
 import {
   BM25,
   CONTEXT_FIELD_WEIGHT,
   CONTEXT_SHARE,
   HYBRID_VECTOR_SHARE,
-} from "../src/memory/retrieve/ranking/relevance/kinds";
-import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance";
-import { timeWindow, type Window } from "../src/memory/retrieve/time-window";
-import { firstKnowledgeUpdateCases, KU_NOW } from "../test/support/knowledge-updates";
-import { openLocomoEval } from "./lib/eval-system";
-import { score } from "./lib/locomo";
+} from "../../src/memory/retrieve/ranking/relevance/kinds";
+import { relevanceSql } from "../../src/memory/retrieve/ranking/relevance/relevance";
+import { timeWindow, type Window } from "../../src/memory/retrieve/time-window";
+import { firstKnowledgeUpdateCases, KU_NOW } from "../../test/support/knowledge-updates";
+import { openLocomoEval } from "../lib/eval-system";
+import { score } from "../lib/locomo";
 import {
   bm25,
   bm25f,
@@ -40,9 +40,9 @@ import {
   type Stream,
   type Weights3,
   withNeighbours,
-} from "./lib/sim";
-import { HELD_OUT, split } from "./lib/split";
-import { printTable } from "./lib/stats";
+} from "../lib/sim";
+import { HELD_OUT, split } from "../lib/split";
+import { printTable } from "../lib/stats";
 
 const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;
@@ -541,7 +541,7 @@ if (only.includes("relx")) {
 }
 
 if (only.includes("lex2")) {
-  // Issue 14 third round: lexical variants, relevance only, with the time filter (ADR 0008).
+  // Third round: lexical variants, relevance only, with the time filter (ADR 0008).
   const ro = (name: string, rel: Rel) =>
     add({
       name: `relevance only, ${name}`,

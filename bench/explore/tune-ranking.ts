@@ -1,5 +1,5 @@
 /**
- * Ranking exploration on LoCoMo dev: `npx tsx bench/tune-ranking.ts` after `npm run eval:locomo`
+ * Ranking exploration on LoCoMo dev: `npx tsx bench/explore/tune-ranking.ts` after `npm run eval:locomo`
  * has loaded the turns into EVAL_DATABASE_URL. Reads each question's raw components once (age,
  * importance, cosine and BM25 of every memory of its conversation, computed by the service's own
  * SQL) and scores many rankings in memory, on the tuning half of the dev conversations and on the
@@ -10,15 +10,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { and, sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { openDatabase, queryRows } from "../src/db/client";
-import { filterConditions } from "../src/memory/filters";
-import { relevanceSql } from "../src/memory/retrieve/ranking/relevance/relevance";
-import { minMax } from "../src/memory/retrieve/ranking/scale";
-import { weightedSum } from "../src/memory/retrieve/ranking/score";
-import { createOfflineEmbedder } from "../src/providers/offline-embedder";
-import { locomoDir, readLocomo, score } from "./lib/locomo";
-import { HELD_OUT, split } from "./lib/split";
-import { printTable } from "./lib/stats";
+import { openDatabase, queryRows } from "../../src/db/client";
+import { filterConditions } from "../../src/memory/filters";
+import { relevanceSql } from "../../src/memory/retrieve/ranking/relevance/relevance";
+import { minMax } from "../../src/memory/retrieve/ranking/scale";
+import { weightedSum } from "../../src/memory/retrieve/ranking/score";
+import { createOfflineEmbedder } from "../../src/providers/offline-embedder";
+import { locomoDir, readLocomo, score } from "../lib/locomo";
+import { HELD_OUT, split } from "../lib/split";
+import { printTable } from "../lib/stats";
 
 const dir = locomoDir();
 const url = process.env.EVAL_DATABASE_URL;

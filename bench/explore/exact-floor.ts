@@ -1,6 +1,6 @@
 /**
  * The exact retrieve against its floor, back to back on an existing bench database:
- * `npx tsx bench/exact-floor.ts [--db memstream_bench_100000_512] [--agent bench-main]
+ * `npx tsx bench/explore/exact-floor.ts [--db memstream_bench_100000_512] [--agent bench-main]
  *  [--model bench-clustered-512] [--runs 15] [--explain]`.
  * Each round runs the floor (the same raw distance scan as bench/retrieval.ts) and then the exact
  * retrieve with the same query vector, so both see the same machine load; prints p50s and the ratio.
@@ -20,18 +20,20 @@
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pgvector from "pgvector";
-import { openDatabase, queryRows } from "../src/db/client";
-import { announceNothing } from "../src/memory/events";
-import { readAgentState } from "../src/memory/retrieve/agent-state";
-import { exactStatementFor, useExactScan } from "../src/memory/retrieve/execute";
-import { DEFAULT_PRESET, PRESETS } from "../src/memory/retrieve/presets";
-import { retrieve } from "../src/memory/retrieve/retrieve";
-import { fullRankQuery } from "../src/memory/retrieve/statements/full";
-import type { RankParams } from "../src/memory/retrieve/statements/params";
-import { thresholdRankQuery } from "../src/memory/retrieve/statements/threshold";
-import { systemClock } from "../src/providers/types";
-import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
-import { quantile } from "./lib/stats";
+import { composeMemory } from "../../src/compose";
+import { loadConfig } from "../../src/config";
+import { openDatabase, queryRows } from "../../src/db/client";
+import { announceNothing } from "../../src/memory/events";
+import { readAgentState } from "../../src/memory/retrieve/agent-state";
+import { exactStatementFor, useExactScan } from "../../src/memory/retrieve/execute";
+import { DEFAULT_PRESET, PRESETS } from "../../src/memory/retrieve/presets";
+import { retrieve } from "../../src/memory/retrieve/retrieve";
+import { fullRankQuery } from "../../src/memory/retrieve/statements/full";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
+import { thresholdRankQuery } from "../../src/memory/retrieve/statements/threshold";
+import { systemClock } from "../../src/providers/types";
+import { pairedRuns, pairedSummary, retrieveOf } from "../lib/paired";
+import { quantile } from "../lib/stats";
 
 const { values: a } = parseArgs({
   options: {
@@ -64,12 +66,12 @@ const floorSql = (q: number[]) =>
   // OFFSET 0, as in bench/retrieval.ts: flattened into min and max, the distance is computed twice.
   sql`SELECT min(d), max(d) FROM (SELECT embedding <=> ${pgvector.toSql(q)}::vector AS d
       FROM memory_embeddings WHERE agent_id = ${agent} AND model = ${model} OFFSET 0) s`;
-const deps = {
+const deps = composeMemory(loadConfig({ MEMSTREAM_DATA_DIR: "memory://" }), {
   db,
   clock: systemClock,
   embedder: { modelId: model, dimensions: queries[0]?.length ?? 0, maxBatchSize: 1, embed: async () => [] },
   announce: announceNothing,
-};
+});
 const exact = (q: number[], rank = retrieve) =>
   rank(deps, agent, { queryEmbedding: q, embeddingModel: model, k: 10, touch: false, mode: "exact" });
 

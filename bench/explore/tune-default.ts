@@ -1,24 +1,24 @@
 /**
- * Issue 26: the default ranking's requirements side by side, in memory (bench/lib/sim.ts):
+ * The default ranking's requirements side by side, in memory (bench/lib/sim.ts):
  * LoCoMo dev recall@10 on the tuning half and the held-out half (bench/lib/split.ts; choose on
  * the first, report the second) with BM25 beside, and the knowledge-update cases of
  * test/support/knowledge-updates.ts (current-state and past-state questions, months and minutes
  * apart, chains of three). Needs EVAL_DATABASE_URL loaded by `npm run eval:locomo`; stores the
  * knowledge-update cases there (agents `ku2-…`) through the API, as the test does.
- *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/tune-default.ts
+ *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/explore/tune-default.ts
  * GRID=… selects rows (comma-separated names of the blocks below). Reads whole streams into Node
  * by design (a few hundred memories each); the service never does.
  */
 import { sql } from "drizzle-orm";
-import { createApp } from "../src/api/app";
-import { queryRows } from "../src/db/client";
-import { type Focus, liftOf, timeFocus } from "../src/memory/retrieve/focus";
-import { IMPORTANCE_FLOOR_POINTS, RECENCY_FLOOR_UNITS } from "../src/memory/retrieve/ranking/components";
-import { VERSION_SIMILARITY, VERSION_TOP } from "../src/memory/retrieve/ranking/versions";
-import { timeWindow } from "../src/memory/retrieve/time-window";
-import { KU_NOW, knowledgeUpdateCases } from "../test/support/knowledge-updates";
-import { openLocomoEval } from "./lib/eval-system";
-import { score } from "./lib/locomo";
+import { createApp } from "../../src/api/app";
+import { queryRows } from "../../src/db/client";
+import { type Focus, liftOf, timeFocus } from "../../src/memory/retrieve/focus";
+import { IMPORTANCE_FLOOR_POINTS, RECENCY_FLOOR_UNITS } from "../../src/memory/retrieve/ranking/components";
+import { VERSION_SIMILARITY, VERSION_TOP } from "../../src/memory/retrieve/ranking/versions";
+import { timeWindow } from "../../src/memory/retrieve/time-window";
+import { KU_NOW, knowledgeUpdateCases } from "../../test/support/knowledge-updates";
+import { openLocomoEval } from "../lib/eval-system";
+import { score } from "../lib/locomo";
 import {
   bm25,
   bm25f,
@@ -32,9 +32,9 @@ import {
   readStreams,
   type Stream,
   withNeighbours,
-} from "./lib/sim";
-import { split } from "./lib/split";
-import { printTable } from "./lib/stats";
+} from "../lib/sim";
+import { split } from "../lib/split";
+import { printTable } from "../lib/stats";
 
 const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;

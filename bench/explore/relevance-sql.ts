@@ -1,7 +1,7 @@
 /**
  * The exact ranking statement alone, per relevance source, on the LoCoMo agents that
  * `npm run eval:locomo` loaded (SCALE=4: the 11k copy bench/default-latency.ts builds):
- * `EVAL_DATABASE_URL=… SCALE=4 nice npx tsx bench/relevance-sql.ts`.
+ * `EVAL_DATABASE_URL=… SCALE=4 nice npx tsx bench/explore/relevance-sql.ts`.
  * - default: interleaved statement timings (p50, p90) per variant, with retrieve()'s session settings.
  * - `EXPLAIN=<variant>`: EXPLAIN (ANALYZE, BUFFERS) of that variant's statement for question `Q`.
  * - `DUMP=file`: writes every variant's ranked ids and score components (full precision) for
@@ -19,14 +19,14 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pgvector from "pgvector";
 import postgres from "postgres";
-import { exactStatementFor } from "../src/memory/retrieve/execute";
-import { WORKERS_MIN_STREAM } from "../src/memory/retrieve/plan";
-import { PRESETS } from "../src/memory/retrieve/presets";
-import type { RelevanceKind } from "../src/memory/retrieve/ranking/relevance/kinds";
-import type { RankParams } from "../src/memory/retrieve/statements/params";
-import { TIME_WINDOW_SLACK_S, timeWindow } from "../src/memory/retrieve/time-window";
-import { openLocomoLatency } from "./lib/locomo-latency";
-import { quantile } from "./lib/stats";
+import { exactStatementFor } from "../../src/memory/retrieve/execute";
+import { WORKERS_MIN_STREAM } from "../../src/memory/retrieve/plan";
+import { PRESETS } from "../../src/memory/retrieve/presets";
+import type { RelevanceKind } from "../../src/memory/retrieve/ranking/relevance/kinds";
+import type { RankParams } from "../../src/memory/retrieve/statements/params";
+import { TIME_WINDOW_SLACK_S, timeWindow } from "../../src/memory/retrieve/time-window";
+import { openLocomoLatency } from "../lib/locomo-latency";
+import { quantile } from "../lib/stats";
 
 const { url, queries, system, conv, agent } = await openLocomoLatency();
 const embedder = system.providers.embedder;

@@ -1,15 +1,15 @@
 /**
- * Issue 26, "best relevance alone ≥ 0.82 on the untuned half": ideas beyond windowed relevance
+ * "Best relevance alone ≥ 0.82 on the untuned half": ideas beyond windowed relevance
  * scored in memory (bench/lib/sim.ts) on LoCoMo dev, relevance alone (weights 0/0/1) with the
  * time filter, recall@10 on the tuning half and the held-out half (bench/lib/split.ts), BM25 beside.
  * Needs EVAL_DATABASE_URL loaded by `npm run eval:locomo`.
- *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/relevance-ideas.ts
+ *   EVAL_DATABASE_URL=… LOCOMO_DIR=… nice -n 5 npx tsx bench/explore/relevance-ideas.ts
  * GRID=… selects blocks (comma-separated names below; default all).
  */
-import { NEIGHBOUR_GAP_S } from "../src/memory/retrieve/ranking/relevance/kinds";
-import { timeWindow } from "../src/memory/retrieve/time-window";
-import { openLocomoEval } from "./lib/eval-system";
-import { score } from "./lib/locomo";
+import { NEIGHBOUR_GAP_S } from "../../src/memory/retrieve/ranking/relevance/kinds";
+import { timeWindow } from "../../src/memory/retrieve/time-window";
+import { openLocomoEval } from "../lib/eval-system";
+import { score } from "../lib/locomo";
 import {
   bm25,
   bm25f,
@@ -25,9 +25,9 @@ import {
   unitVector,
   withNeighbours,
   withoutForm,
-} from "./lib/sim";
-import { split } from "./lib/split";
-import { printTable } from "./lib/stats";
+} from "../lib/sim";
+import { split } from "../lib/split";
+import { printTable } from "../lib/stats";
 
 const { queries, fingerprint, system, db, model } = await openLocomoEval();
 const { embedder } = system.providers;

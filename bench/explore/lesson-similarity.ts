@@ -2,11 +2,11 @@
  * Calibrates the task similarity of lesson consolidation (docs/adr/0018-outcomes-and-lessons.md)
  * with the offline embedder use-lite-512: cosine between task texts that are the same task in
  * other words (should cluster) and different tasks of the same task type (should not).
- * Run: `nice npx tsx bench/lesson-similarity.ts`. Prints both distributions and, per candidate
+ * Run: `nice npx tsx bench/explore/lesson-similarity.ts`. Prints both distributions and, per candidate
  * threshold, how many same-task pairs it keeps and how many different-task pairs it merges.
  */
-import { cosine } from "../src/memory/lessons/similarity";
-import { createOfflineEmbedder } from "../src/providers/offline-embedder";
+import { cosine } from "../../src/memory/lessons/similarity";
+import { createOfflineEmbedder } from "../../src/providers/offline-embedder";
 
 /** Groups of one task each, in different words; every group shares its task type with the others. */
 const TASKS: Record<string, string[][]> = {

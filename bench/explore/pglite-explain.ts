@@ -1,16 +1,16 @@
 /**
- * Where a default retrieve's time goes on embedded PGlite: `npx tsx bench/pglite-explain.ts`.
+ * Where a default retrieve's time goes on embedded PGlite: `npx tsx bench/explore/pglite-explain.ts`.
  * Copies the `default-speed` bench's 10k agent (BENCH_EXPLAIN_SIZE) from its PostgreSQL database
  * into an in-memory PGlite (workers off), times every statement a default retrieve sends, and
  * prints EXPLAIN ANALYZE of the slowest on PGlite and on PostgreSQL.
  */
 import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { composeSystem } from "../src/compose";
-import { loadConfig } from "../src/config";
-import { silentLogger } from "../src/lib/logger";
-import { retrieve } from "../src/memory/retrieve/retrieve";
-import { copyAgent, locomoDir, readLocomo } from "./lib/locomo";
+import { composeSystem } from "../../src/compose";
+import { loadConfig } from "../../src/config";
+import { silentLogger } from "../../src/lib/logger";
+import { retrieve } from "../../src/memory/retrieve/retrieve";
+import { copyAgent, locomoDir, readLocomo } from "../lib/locomo";
 
 const dir = locomoDir();
 const url = process.env.EVAL_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/memstream_bench_default";

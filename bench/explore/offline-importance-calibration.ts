@@ -1,12 +1,12 @@
 /**
  * Prints the offline importance scorer's margins and scores on labelled examples, the figures
  * behind OFFSET and SLOPE in `src/providers/importance/offline-scorer.ts`. Run after changing the
- * anchors or the embedder: `npx tsx bench/offline-importance-calibration.ts`.
+ * anchors or the embedder: `npx tsx bench/explore/offline-importance-calibration.ts`.
  */
-import { BUILTIN_MUNDANE, BUILTIN_POIGNANT } from "../src/providers/importance/offline-examples.js";
-import { marginToScore } from "../src/providers/importance/offline-scorer.js";
-import { createOfflineEmbedder } from "../src/providers/offline-embedder.js";
-import { cosine } from "../src/providers/vector.js";
+import { BUILTIN_MUNDANE, BUILTIN_POIGNANT } from "../../src/providers/importance/offline-examples.js";
+import { marginToScore } from "../../src/providers/importance/offline-scorer.js";
+import { createOfflineEmbedder } from "../../src/providers/offline-embedder.js";
+import { cosine } from "../../src/providers/vector.js";
 
 const SETS: Record<string, string[]> = {
   mundane: [

@@ -1,6 +1,6 @@
 /**
  * Where a batch write's database time goes, statement by statement, in one process (no HTTP):
- * `npx tsx bench/write-stages.ts [--dims 512] [--batches 100,1000] [--runs 15]`.
+ * `npx tsx bench/explore/write-stages.ts [--dims 512] [--batches 100,1000] [--runs 15]`.
  * For each batch size it times BEGIN, the `memories` INSERT, the vector COPY and COMMIT of
  * `insertMemoryRows` (the code `POST /memories` runs), under variants run alternately in the same
  * loop: the connection as the service opens it, the same with `synchronous_commit = off` for
@@ -13,12 +13,12 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { type Db, openDatabase } from "../src/db/client";
-import * as schema from "../src/db/schema";
-import { newId } from "../src/lib/ids";
-import { type CopyVector, copyVectors } from "../src/memory/copy-vectors";
-import { type InsertRow, insertMemoryRows } from "../src/memory/insert-rows";
-import { quantile } from "./lib/stats";
+import { type Db, openDatabase } from "../../src/db/client";
+import * as schema from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
+import { type CopyVector, copyVectors } from "../../src/memory/copy-vectors";
+import { type InsertRow, insertMemoryRows } from "../../src/memory/insert-rows";
+import { quantile } from "../lib/stats";
 
 const { values: a } = parseArgs({
   options: {
