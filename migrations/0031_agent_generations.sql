@@ -7,12 +7,15 @@ ALTER TABLE "agent_settings" ADD COLUMN "retrieve_cache_ttl_ms" integer;
 --> statement-breakpoint
 -- A new token for every agent a statement's rows belong to, in agent order (no deadlock between
 -- two multi-agent statements). Statement-level on inserts and deletes: one upsert per agent and
--- statement, however many rows.
+-- statement, however many rows. The agents are read into an array first: on Citus the insert is
+-- planned by Citus, which cannot see the transition table (as in the lexicon's triggers).
 CREATE FUNCTION memstream_agents_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE v_agents text[];
 BEGIN
+  SELECT array_agg(DISTINCT r.agent_id ORDER BY r.agent_id) INTO v_agents FROM changed_rows r;
   INSERT INTO agent_generations (agent_id, generation)
-  SELECT a.agent_id, gen_random_uuid() FROM (SELECT DISTINCT agent_id FROM changed_rows) a ORDER BY a.agent_id
+  SELECT a, gen_random_uuid() FROM unnest(coalesce(v_agents, '{}')) a
   ON CONFLICT (agent_id) DO UPDATE SET generation = excluded.generation;
   RETURN NULL;
 END
