@@ -39,6 +39,8 @@ export const CITUS_TESTS = [
   "test/api/supersedes.test.ts",
   "test/memory/supersession-retrieve.test.ts",
   "test/jobs/supersede.test.ts",
+  // An embed job's chunk of several agents' memories stored in one transaction.
+  "test/memory/store-embeddings.test.ts",
   // The retrieval log (written in the retrieve's transaction).
   "test/learning/retrieval-log.test.ts",
 ];

@@ -4,6 +4,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /** Fault drills (killed workers, a database cut away, shutdown deadlines): `npm run test:drills`. */
 export const DRILLS = "test/drills/**/*.test.ts";
+/** The cluster under change (Citus workers added and lost, Redis failover): `npm run test:cluster-drills`. */
+export const CLUSTER_DRILLS = "test/cluster-drills/**/*.test.ts";
 /**
  * Suites that need a program outside npm (Debian's chromium, Python's pytest): their own
  * commands, which say what they install (`npm run test:browser`, `npm run test:python`).
@@ -32,7 +34,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // `npm test` is the inner loop (under 3 minutes); the drills wait tens of seconds each.
-    exclude: [...configDefaults.exclude, DRILLS, BROWSER, PYTHON],
+    exclude: [...configDefaults.exclude, DRILLS, CLUSTER_DRILLS, BROWSER, PYTHON],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

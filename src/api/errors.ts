@@ -74,21 +74,31 @@ export function validationError(c: Context, error: ZodError, where: string) {
   return errorResponse(c, "invalid_request", message, { field: first?.field, issues });
 }
 
+/**
+ * A Citus coordinator's word for a worker lost mid-transaction (a connection it had open broke):
+ * an internal error (XX000) by code, so told apart by its message.
+ */
+const CITUS_WORKER_LOST = /^(failure on connection marked as essential|connection to the remote node)/;
+
 /** True for errors that mean the database (or another dependency) cannot be reached. */
 export function isUnavailable(err: unknown): boolean {
   const code = sqlState(err);
+  const message = (err as { cause?: { message?: unknown } })?.cause?.message ?? (err as Error)?.message;
   return (
     typeof code === "string" &&
-    [
-      "ECONNREFUSED",
-      "ECONNRESET",
-      "ETIMEDOUT",
-      "CONNECT_TIMEOUT",
-      "CONNECTION_CLOSED",
-      "CONNECTION_ENDED",
-      "57P01",
-      "57P03",
-    ].includes(code)
+    // Class 08 is how a Citus coordinator reports a worker it cannot reach (08006, naming the node).
+    (code.startsWith("08") ||
+      (code === "XX000" && typeof message === "string" && CITUS_WORKER_LOST.test(message)) ||
+      [
+        "ECONNREFUSED",
+        "ECONNRESET",
+        "ETIMEDOUT",
+        "CONNECT_TIMEOUT",
+        "CONNECTION_CLOSED",
+        "CONNECTION_ENDED",
+        "57P01",
+        "57P03",
+      ].includes(code))
   );
 }
 

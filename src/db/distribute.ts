@@ -96,7 +96,23 @@ export async function distributeOnCitus(sql: Sql): Promise<{ distributed: string
     await sql`SELECT create_distributed_table(${name}, 'agent_id', colocate_with => ${colocate})`;
     done.distributed.push(name);
   }
+  await replicaIdentityForMoves(sql);
   return done;
+}
+
+/**
+ * An online shard move (citus_rebalance_start after adding a worker) copies a shard by logical
+ * replication, which refuses a table without a primary key (`agent_lexicon`, an append-only table
+ * of deltas): such tables replicate whole rows (REPLICA IDENTITY FULL, which reaches the shards).
+ */
+async function replicaIdentityForMoves(sql: Sql): Promise<void> {
+  const tables = await sql<{ name: string }[]>`
+    SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    JOIN pg_dist_partition p ON p.logicalrelid = c.oid
+    WHERE n.nspname = current_schema() AND c.relreplident = 'd'
+      AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary)`;
+  for (const t of tables)
+    await sql.unsafe(`ALTER TABLE "${t.name.replaceAll('"', '""')}" REPLICA IDENTITY FULL`);
 }
 
 /**

@@ -124,6 +124,29 @@ describe("Citus-compatible schema and queries", () => {
     },
   );
 
+  it.runIf(TEST_DISTRIBUTED === "citus")(
+    "on Citus: every distributed table can be moved online (a primary key, or whole rows replicated), on its shards too",
+    async () => {
+      const db = t.system.database.db;
+      // citus_rebalance_start copies shards by logical replication, which needs a replica identity.
+      const rows = await queryRows<{ name: string; ident: string; pk: boolean }>(
+        db,
+        sql`SELECT c.relname AS name, c.relreplident AS ident,
+              EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary) AS pk
+            FROM pg_dist_partition p JOIN pg_class c ON c.oid = p.logicalrelid`,
+      );
+      const unmovable = rows.filter((r) => !r.pk && r.ident !== "f").map((r) => r.name);
+      expect(unmovable).toEqual([]);
+      expect(rows.find((r) => r.name === "agent_lexicon")?.ident).toBe("f");
+      const shards = await queryRows<{ result: string }>(
+        db,
+        sql`SELECT result FROM run_command_on_shards('agent_lexicon', 'SELECT relreplident FROM pg_class WHERE oid = ''%s''::regclass')`,
+      );
+      expect(shards.length).toBeGreaterThan(1);
+      expect(new Set(shards.map((s) => s.result))).toEqual(new Set(["f"]));
+    },
+  );
+
   it("every statement on a per-agent table names the agent for each table it reads or writes", async () => {
     const model = uniq("citus-3d");
     const db = t.system.database.db;

@@ -24,14 +24,28 @@ const writtenAt = sql`date_part('epoch', ${memories.updatedAt} - 'epoch'::timest
 const e = memoryEmbeddings;
 
 /**
- * Stores vectors of `model` for memories still at the given revision, in one statement. The
+ * Stores vectors of `model` for memories still at the given revision, one statement per agent. The
  * `FOR SHARE` lock makes a concurrent description change wait for (and then delete) the vector,
- * or makes this insert skip the row: a deleted memory never comes back, a newer text wins.
+ * or makes this insert skip the row: a deleted memory never comes back, a newer text wins. Per
+ * agent because Citus runs `FOR SHARE` only on one shard (a chunk of several agents' rows failed
+ * every time there: "could not run distributed query with FOR UPDATE/SHARE commands").
  * `created_at` of an update is the insert's default (now()): Citus allows no function that is not
  * IMMUTABLE in a DO UPDATE clause.
  */
 export async function insertVectors(db: Db, model: string, items: readonly VectorFor[]): Promise<string[]> {
-  if (items.length === 0) return [];
+  const byAgent = new Map<string, VectorFor[]>();
+  for (const i of items) byAgent.set(i.agentId, [...(byAgent.get(i.agentId) ?? []), i]);
+  const stored: string[] = [];
+  for (const [agentId, mine] of byAgent) stored.push(...(await insertAgentVectors(db, model, agentId, mine)));
+  return stored;
+}
+
+async function insertAgentVectors(
+  db: Db,
+  model: string,
+  agentId: string,
+  items: readonly VectorFor[],
+): Promise<string[]> {
   const values = sql.join(
     items.map(
       (i) =>
@@ -46,6 +60,7 @@ export async function insertVectors(db: Db, model: string, items: readonly Vecto
         SELECT ${memories.id}, ${memories.agentId}, ${model}, vector_dims(x.vec), x.vec, ${memories.revision}
         FROM (VALUES ${values}) AS x(agent_id, id, rev, vec)
         JOIN ${memories} ON ${atRevision}
+        WHERE ${memories.agentId} = ${agentId}
         FOR SHARE OF ${memories}
         ON CONFLICT (${target(e.agentId)}, ${target(e.memoryId)}, ${target(e.model)}) DO UPDATE
           SET ${target(e.embedding)} = excluded.${target(e.embedding)},
