@@ -29,6 +29,7 @@ export type PendingMemory = { id: string; description: string };
  *   times the table's rows), because it only decides how fast the statement runs, never what it
  *   returns: counting 50,000 entries took ~14 ms against ~0.05 ms for the estimate. No
  *   statistics yet (never analyzed): false.
+ * - the result cache's state (cache.ts): the agent's generation token and its own cache TTL.
  */
 export async function readAgentState(
   db: Db,
@@ -54,6 +55,8 @@ export async function readAgentState(
   epoch: number;
   /** The agent's memories still waiting for a vector, and when the oldest was written (freshness.ts). */
   unsearchable: { count: number; oldest: Date | null };
+  /** The agent's generation token (null: none, never answered from a cache) and its own cache TTL (null: the deployment's). */
+  cache: { generation: string | null; ttlMs: number | null };
 }> {
   const where = and(...filterConditions(agentId, filters), pendingSql);
   const [row] = await queryRows<{
@@ -65,9 +68,12 @@ export async function readAgentState(
     epoch: number | null;
     unsearchable: number | string | null;
     oldest_unsearchable: string | null;
+    generation: string | null;
+    cache_ttl: number | string | null;
   }>(
     db,
-    sql`SELECT s.retrieval AS ranking,
+    sql`SELECT s.retrieval AS ranking, s.retrieve_cache_ttl_ms AS cache_ttl,
+      (SELECT g.generation::text FROM agent_generations g WHERE g.agent_id = ${agentId}) AS generation,
       CASE WHEN coalesce(s.learn_weights, ${learn}::boolean) THEN s.learned->'weights' END AS learned,
       ${countStream ? sql`(SELECT count(*) FROM (SELECT 1 FROM memories WHERE agent_id = ${agentId} LIMIT ${MIN_STREAM}) s) < ${MIN_STREAM}` : sql`false`} AS small,
       ${countStream && estimateLarge ? sql`memstream_agent_rows_estimate(${agentId})` : sql`NULL::float8`} AS estimate,
@@ -93,6 +99,10 @@ export async function readAgentState(
     unsearchable: {
       count: Number(row?.unsearchable ?? 0),
       oldest: row?.oldest_unsearchable ? new Date(row.oldest_unsearchable) : null,
+    },
+    cache: {
+      generation: row?.generation ?? null,
+      ttlMs: row?.cache_ttl == null ? null : Number(row.cache_ttl),
     },
   };
 }

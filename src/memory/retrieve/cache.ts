@@ -1,7 +1,8 @@
 /** The result cache's keys and its state in the database (docs/adr/0043-result-cache.md); the store is cache-store.ts. */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client";
+import type { Db } from "../../db/client";
+import type { RetrieveCache } from "./cache-store";
 
 /**
  * The cache key of a retrieve: the agent and every field of the request but `touch` (what a hit
@@ -31,21 +32,29 @@ function stableJson(v: unknown): string {
 }
 
 /**
- * The agent's generation token and its own cache TTL setting (one statement, primary-key reads);
- * generation null = no token (never written since a truncate): not answered from a cache.
+ * What the cache says of one retrieve, given the agent's token and TTL setting (read with its
+ * state, agent-state.ts): an answer to give (`hit`), else where to keep the answer ranked now
+ * (`store`); null when the cache is off for it. Counts each outcome.
  */
-export async function cacheState(
-  db: Pick<Db, "execute">,
+export function consultCache(
+  cache: RetrieveCache | null,
   agentId: string,
-): Promise<{ generation: string | null; ttlMs: number | null }> {
-  const [row] = await queryRows<{ generation: string | null; ttl: number | string | null }>(
-    db,
-    sql`SELECT g.generation::text AS generation, s.retrieve_cache_ttl_ms AS ttl
-      FROM (SELECT 1) one
-      LEFT JOIN agent_generations g ON g.agent_id = ${agentId}
-      LEFT JOIN agent_settings s ON s.agent_id = ${agentId}`,
-  );
-  return { generation: row?.generation ?? null, ttlMs: row?.ttl == null ? null : Number(row.ttl) };
+  input: { touch?: boolean; waitSearchableMs?: number },
+  state: { generation: string | null; ttlMs: number | null },
+  now: Date,
+): { hit: { result: object; ageMs: number } | null; store(result: object): void } | null {
+  const key = cache ? cacheKey(agentId, input) : null;
+  if (!cache || !key) return null;
+  const ttlMs = state.ttlMs ?? cache.config.ttlMs;
+  if (ttlMs <= 0) return null;
+  const generation = state.generation;
+  if (!generation) {
+    cache.count("bypass");
+    return null;
+  }
+  const hit = cache.get(key, generation, now, ttlMs);
+  cache.count(hit ? "hit" : "miss");
+  return { hit, store: (result) => cache.set(key, generation, now, result) };
 }
 
 /** Every process's cached answers for the agent stop matching (`DELETE …/cache`). */

@@ -16,7 +16,7 @@ import { LIMITS } from "../limits";
 import { type MemoryRecord, toMemory } from "../serialize";
 import type { MemoryKind, ScoredMemory } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
-import { cacheKey, cacheState } from "./cache";
+import { consultCache } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
 import type { FastThresholds } from "./fast-thresholds";
 import { type Focus, liftOf, timeFocus } from "./focus";
@@ -163,44 +163,6 @@ export const FRESH_DEFAULTS = { max: 8, timeoutMs: 500 };
 type Row = MemoryRecord & ScoredRow & { duplicates?: number; sSubject?: number };
 
 /**
- * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
- * (Park et al. 2023), in Postgres, and touches what it returns. With the result cache on for the
- * agent (a TTL in its settings or the deployment's), an identical retrieve within the TTL whose
- * agent has not changed since is answered from the cache (cache.ts).
- */
-export async function retrieve(
-  deps: MemoryDeps,
-  agentId: string,
-  input: RetrieveInput,
-): Promise<RetrieveResult> {
-  const cache = deps.retrieval.cache;
-  const key = cache ? cacheKey(agentId, input) : null;
-  if (!cache || !key) return rankStream(deps, agentId, input, false);
-  // Expired memories go first, so the token read next already reflects their deletion.
-  await purgeExpired(deps, agentId, deps.clock.now());
-  const state = await cacheState(deps.db, agentId);
-  const ttlMs = state.ttlMs ?? cache.config.ttlMs;
-  if (ttlMs <= 0) return rankStream(deps, agentId, input, true);
-  if (!state.generation) {
-    cache.count("bypass");
-    return rankStream(deps, agentId, input, true);
-  }
-  const now = deps.clock.now();
-  const hit = cache.get(key, state.generation, now, ttlMs);
-  if (hit) {
-    cache.count("hit");
-    // Only this function stores answers, each a RetrieveResult (the store holds objects).
-    return fromCache(deps, agentId, input, hit.result as RetrieveResult, hit.ageMs);
-  }
-  cache.count("miss");
-  // Kept under the token read before ranking: a write while it ranked changed the token, so this
-  // answer is never served after it.
-  const result = await rankStream(deps, agentId, input, true);
-  cache.set(key, state.generation, now, result);
-  return result;
-}
-
-/**
  * A cached answer, as of now: its retrievalId is the retrieve that ranked it (nothing new is
  * logged); `touch` marks its memories accessed now, as a ranked answer would (a touch only raises
  * memories already in it, so the top k it names stays the top k); the pending memories' age grows.
@@ -233,12 +195,16 @@ async function fromCache(
   };
 }
 
-/** The ranking itself; `purged` when the caller already deleted the expired memories. */
-async function rankStream(
+/**
+ * Ranks the agent's memories by weighted, min-max scaled recency, importance and relevance
+ * (Park et al. 2023), in Postgres, and touches what it returns. With the result cache on for the
+ * agent (a TTL in its settings or the deployment's), an identical retrieve within the TTL whose
+ * agent has not changed since is answered from the cache (cache.ts).
+ */
+export async function retrieve(
   deps: MemoryDeps,
   agentId: string,
   input: RetrieveInput,
-  purged: boolean,
 ): Promise<RetrieveResult> {
   const k = input.k ?? RETRIEVE_DEFAULTS.k;
   const asOf = asOfOf(input);
@@ -253,7 +219,7 @@ async function rankStream(
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
   const fresh = deps.retrieval.fresh;
   // Expired memories are deleted before anything is read: no statement below can rank one.
-  if (!purged) await purgeExpired(deps, agentId, deps.clock.now());
+  await purgeExpired(deps, agentId, deps.clock.now());
   const waited = await waitFor(deps, agentId, input.waitSearchableMs);
   // The stream's size only matters to unfiltered, unsectioned requests: the planner's gate for the
   // threshold statement, and parallel workers for fused relevance over a large stream (plan.ts).
@@ -262,6 +228,12 @@ async function rankStream(
     estimateLarge: Boolean(input.query?.trim()),
     learn: deps.learning.enabled,
   });
+  // The result cache, under the token this statement read after the purge and before the ranking:
+  // a write while it ranks changes the token, so the answer stored below is never served after it.
+  const cached = consultCache(deps.retrieval.cache, agentId, input, agent.cache, deps.clock.now());
+  // Only this function stores answers, each a RetrieveResult (the store holds objects).
+  if (cached?.hit)
+    return fromCache(deps, agentId, input, cached.hit.result as RetrieveResult, cached.hit.ageMs);
   const ranking = withQueryText(resolveRanking(input, agent.ranking, agent.learned), input);
   const lexical = lexicalQuery(input, ranking);
   // Lexical relevance never needs the query embedded, so the embedder is not called.
@@ -397,7 +369,7 @@ async function rankStream(
     embeddedInline: params.fresh?.length ?? 0,
     ...(waited ? { waited } : {}),
   };
-  return {
+  const result: RetrieveResult = {
     retrievalId,
     freshness,
     memories: await withCitationStatus(deps.db, agentId, memories),
@@ -420,6 +392,8 @@ async function rankStream(
     },
     candidates: scored,
   };
+  cached?.store(result);
+  return result;
 }
 
 /** The phases a plan ran (RankPhases): the phased plan's seeds from indexes, else the stream. */
