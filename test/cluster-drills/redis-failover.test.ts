@@ -12,7 +12,16 @@ const url = process.env.TEST_FAILOVER_REDIS_URL;
 const sql = coordinator(TEST_DATABASE_URL);
 let close: (() => Promise<void>) | null = null;
 afterAll(async () => {
-  await close?.();
+  // Closing the system after its seed node went away once waited past the 120 s hook bound (not yet
+  // understood; see docs/operations.md). The drill's assertions are made by then, so the wait is bounded.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.warn("cluster drill redis-failover: the system did not close within 60 s after the failover");
+      resolve();
+    }, 60_000);
+  });
+  await Promise.race([close?.(), late]).finally(() => clearTimeout(timer));
   await sql.end();
 });
 
