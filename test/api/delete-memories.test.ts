@@ -11,7 +11,9 @@ import { fixedClock, startTestSystem, type TestSystem } from "../support/system"
 // through the deletion path (derived reflections go, superseded memories come back, the lexical
 // statistics stay true).
 const s = uniq("del");
-const clock = fixedClock("2026-03-01T12:00:00.000Z");
+// In the future, not the past: the test database is shared, and another file's system, on the real
+// clock, has its sweep retain any agent holding memories expired by then (ours included).
+const clock = fixedClock("2099-03-01T12:00:00.000Z");
 const enc = encodeURIComponent;
 let t: TestSystem;
 beforeAll(async () => {
@@ -149,24 +151,24 @@ describe("POST /memories/delete", () => {
 describe("expiresAt", () => {
   it("an expired memory is never ranked, listed, shown or counted, from the moment it expires", async () => {
     const agent = `e-${s}`;
-    clock.set("2026-03-01T12:00:00.000Z");
+    clock.set("2099-03-01T12:00:00.000Z");
     const keep = await write(agent, { description: "the release ships on monday" });
     const brief = await write(agent, {
       description: "the release password is hunter2",
-      expiresAt: "2026-03-01T13:00:00.000Z",
+      expiresAt: "2099-03-01T13:00:00.000Z",
     });
     const patched = await write(agent, { description: "the release notes are drafted" });
     const patch = await t.call("PATCH", `/v1/agents/${enc(agent)}/memories/${patched}`, {
-      expiresAt: "2026-03-01T12:30:00.000Z",
+      expiresAt: "2099-03-01T12:30:00.000Z",
     });
-    expect(((await patch.json()) as { expiresAt: string }).expiresAt).toBe("2026-03-01T12:30:00.000Z");
+    expect(((await patch.json()) as { expiresAt: string }).expiresAt).toBe("2099-03-01T12:30:00.000Z");
     expect(await retrieved(agent, "release")).toHaveLength(3);
 
-    clock.set("2026-03-01T12:45:00.000Z");
+    clock.set("2099-03-01T12:45:00.000Z");
     expect(await retrieved(agent, "release")).toEqual(expect.not.arrayContaining([patched]));
     expect((await retrieved(agent, "release")).sort()).toEqual([keep, brief].sort());
 
-    clock.set("2026-03-01T13:00:00.000Z");
+    clock.set("2099-03-01T13:00:00.000Z");
     expect(await retrieved(agent, "release password")).toEqual([keep]);
     expect((await ids(agent)).map((m) => m.id)).toEqual([keep]);
     expect((await t.call("GET", `/v1/agents/${enc(agent)}/memories/${brief}`)).status).toBe(404);
@@ -182,10 +184,10 @@ describe("expiresAt", () => {
 
   it("retention removes expired memories of an agent nobody reads, and the sweep finds the agent", async () => {
     const agent = `r-${s}`;
-    clock.set("2026-03-01T12:00:00.000Z");
-    await write(agent, { description: "short lived", expiresAt: "2026-03-01T12:00:01.000Z" });
+    clock.set("2099-03-01T12:00:00.000Z");
+    await write(agent, { description: "short lived", expiresAt: "2099-03-01T12:00:01.000Z" });
     await write(agent, { description: "long lived" });
-    const later = new Date("2026-03-01T12:00:02.000Z");
+    const later = new Date("2099-03-01T12:00:02.000Z");
     expect(await agentsWithExpired(t.system.database.db, later, 1_000)).toContain(agent);
     clock.set(later.toISOString());
     expect(await retainAgent(t.system.memory, agent)).toEqual({ deleted: 1 });

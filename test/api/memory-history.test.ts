@@ -12,7 +12,9 @@ import { fixedClock, startTestSystem, type TestSystem, testSystemEnv } from "../
 // The history of a memory's edits: each PATCH that changes its description, importance or metadata
 // keeps the values it replaced; GET …/history answers them newest first; they go with the memory.
 const s = uniq("hist");
-const clock = fixedClock("2026-03-01T12:00:00.000Z");
+// In the future, not the past: the test database is shared, and another file's system, on the real
+// clock, has its sweep retain any agent holding memories expired by then (ours included).
+const clock = fixedClock("2099-03-01T12:00:00.000Z");
 const enc = encodeURIComponent;
 type Call = (method: string, path: string, body?: unknown) => Promise<Response>;
 type Revision = {
@@ -90,11 +92,11 @@ describe.each(["postgres", "pglite"] as const)(
       });
       expect(await revisions(call, agent, id)).toEqual([]);
 
-      clock.set("2026-03-01T12:01:00.000Z");
+      clock.set("2099-03-01T12:01:00.000Z");
       await patch(call, agent, id, { description: "alice lives in berlin", importance: 3 });
-      clock.set("2026-03-01T12:02:00.000Z");
+      clock.set("2099-03-01T12:02:00.000Z");
       await patch(call, agent, id, { importance: 7 });
-      clock.set("2026-03-01T12:03:00.000Z");
+      clock.set("2099-03-01T12:03:00.000Z");
       await patch(call, agent, id, { metadata: { city: "berlin" } });
 
       // Changing nothing of the three keeps nothing: the same values (metadata in another key order),
@@ -112,28 +114,28 @@ describe.each(["postgres", "pglite"] as const)(
           description: "alice lives in berlin",
           importance: 7,
           metadata: { city: "berlin" },
-          replacedAt: "2026-03-01T12:03:00.000Z",
+          replacedAt: "2099-03-01T12:03:00.000Z",
         },
         {
           revision: 3,
           description: "alice lives in berlin",
           importance: 7,
           metadata: { a: 1, b: [1, 2] },
-          replacedAt: "2026-03-01T12:03:00.000Z",
+          replacedAt: "2099-03-01T12:03:00.000Z",
         },
         {
           revision: 2,
           description: "alice lives in berlin",
           importance: 3,
           metadata: { a: 1, b: [1, 2] },
-          replacedAt: "2026-03-01T12:02:00.000Z",
+          replacedAt: "2099-03-01T12:02:00.000Z",
         },
         {
           revision: 1,
           description: "alice lives in paris",
           importance: 3,
           metadata: { a: 1, b: [1, 2] },
-          replacedAt: "2026-03-01T12:01:00.000Z",
+          replacedAt: "2099-03-01T12:01:00.000Z",
         },
       ]);
 
@@ -180,7 +182,7 @@ describe("memory history: errors and tenancy", () => {
 describe("memory history: erased with the memory", () => {
   it("goes with a delete by id, by ids, by filter, expiry, retention and the agent's erasure", async () => {
     const agent = `gone-${s}`;
-    clock.set("2026-03-01T12:00:00.000Z");
+    clock.set("2099-03-01T12:00:00.000Z");
     const edited = async (description: string, m: Record<string, unknown> = {}) => {
       const id = await write(pg.call, agent, { description, ...m });
       await patch(pg.call, agent, id, { description: `${description}, edited` });
@@ -190,8 +192,8 @@ describe("memory history: erased with the memory", () => {
     const byId = await edited("one");
     const byIds = await edited("two");
     await edited("three", { metadata: { drop: true } });
-    const expiring = await edited("four", { expiresAt: "2026-03-01T13:00:00.000Z" });
-    const retained = await edited("five", { expiresAt: "2026-03-01T14:00:00.000Z" });
+    const expiring = await edited("four", { expiresAt: "2099-03-01T13:00:00.000Z" });
+    const retained = await edited("five", { expiresAt: "2099-03-01T14:00:00.000Z" });
     const kept1 = await edited("six");
     await edited("seven");
     expect(await kept(agent)).toBe(14);
@@ -208,11 +210,11 @@ describe("memory history: erased with the memory", () => {
     expect(await kept(agent)).toBe(8);
 
     // Expired: the next read purges it, and its history is gone with it (404, no rows).
-    clock.set("2026-03-01T13:30:00.000Z");
+    clock.set("2099-03-01T13:30:00.000Z");
     expect((await history(pg.call, agent, expiring)).status).toBe(404);
     expect(await kept(agent)).toBe(6);
     // Retention's run (no read before it) removes the other expired one.
-    clock.set("2026-03-01T14:30:00.000Z");
+    clock.set("2099-03-01T14:30:00.000Z");
     expect(await retainAgent(pg.system.memory, agent)).toEqual({ deleted: 1 });
     expect((await history(pg.call, agent, retained)).status).toBe(404);
     expect(await kept(agent)).toBe(4);
@@ -233,12 +235,12 @@ describe("memory history: export and import", () => {
   it("travels in the portable stream and reads back the same in the target", async () => {
     const from = `export-${s}`;
     const to = `import-${s}`;
-    clock.set("2026-03-02T09:00:00.000Z");
+    clock.set("2099-03-02T09:00:00.000Z");
     const id = await write(pg.call, from, { description: "the release is on friday", metadata: { v: 1 } });
     await write(pg.call, from, { description: "never edited" });
-    clock.set("2026-03-02T10:00:00.000Z");
+    clock.set("2099-03-02T10:00:00.000Z");
     await patch(pg.call, from, id, { description: "the release is on monday", metadata: { v: 2 } });
-    clock.set("2026-03-02T11:00:00.000Z");
+    clock.set("2099-03-02T11:00:00.000Z");
     await patch(pg.call, from, id, { importance: 8 });
     const before = await revisions(pg.call, from, id);
     expect(before.map((r) => r.revision)).toEqual([2, 1]);
