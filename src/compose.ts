@@ -18,6 +18,7 @@ import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createRetrieveCache, type RetrieveCache } from "./memory/retrieve/cache-store";
 import { createTextWork, type TextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
+import { pendingDeliveriesProbe } from "./outgoing/pending";
 import { createProviders, type Providers } from "./providers";
 import { withEmbeddingCache } from "./providers/embedding-cache";
 import { createOfflineImportanceScorer } from "./providers/importance/offline-scorer";
@@ -140,6 +141,7 @@ export async function composeSystem(
     embedChunk: providers.embedder.maxBatchSize,
     // The reflect deps are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
+    pendingDeliveries: pendingDeliveriesProbe(core.db),
   });
   const memory = composeMemory(config, {
     db: core.db,
@@ -178,6 +180,11 @@ export async function composeSystem(
     // Cached: each consolidation embeds its task type's recent task texts again.
     taskEmbedder: withEmbeddingCache(providers.embedder),
     githubApi: { token: config.github.token, baseUrl: config.github.apiUrl },
+    outgoing: {
+      ...config.outgoing,
+      attempts: config.jobs.eventAttempts,
+      backoffMs: config.jobs.eventBackoffMs,
+    },
     // Embedded PGlite serves the API's connection first; the workers' statements go on their own.
     db: database.background,
   };

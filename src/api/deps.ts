@@ -23,6 +23,7 @@ export type AppDeps = {
     | "retrieveCache"
     | "tokenizerEncoding"
     | "learning"
+    | "outgoing"
   >;
   logger: Logger;
   /** This process's Prometheus metrics (served at /metrics). */

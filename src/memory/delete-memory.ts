@@ -4,6 +4,7 @@ import { memories } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import type { MemoryDeps } from "./deps";
 import { type DerivedCounts, deleteDerived } from "./derived/delete-derived";
+import { recorded } from "./events";
 
 /**
  * Deletes one memory and its vectors (cascade). Enrichment jobs still queued for it find no
@@ -12,11 +13,11 @@ import { type DerivedCounts, deleteDerived } from "./derived/delete-derived";
  * the same transaction (derived/delete-derived.ts), counted per kind in the answer.
  */
 export async function deleteMemory(
-  deps: Pick<MemoryDeps, "db">,
+  deps: Pick<MemoryDeps, "db"> & Partial<Pick<MemoryDeps, "announce">>,
   agentId: string,
   id: string,
 ): Promise<{ id: string; kind: string; derived: DerivedCounts }> {
-  return retryOnDeadlock(() =>
+  const out = await retryOnDeadlock(() =>
     deps.db.transaction(async (tx) => {
       const [deleted] = await tx
         .delete(memories)
@@ -26,4 +27,6 @@ export async function deleteMemory(
       return { id, kind: deleted.kind, derived: await deleteDerived(tx, agentId, [id]) };
     }),
   );
+  await deps.announce?.(recorded([{ agentId }]));
+  return out;
 }

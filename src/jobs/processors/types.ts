@@ -3,6 +3,7 @@ import type { IngestDeps } from "../../ingest/github/deps";
 import type { GithubAccess } from "../../ingest/github/import/run-import";
 import type { ConsolidateDeps } from "../../memory/lessons/consolidate";
 import type { ReflectAgentDeps } from "../../memory/reflect/types";
+import type { OutgoingDeps } from "../../outgoing/types";
 import type { ImportanceScorer } from "../../providers/types";
 import type { JobName, Payload } from "../catalog";
 
@@ -22,6 +23,8 @@ export type ProcessorDeps = Core &
     claimMs: number;
     /** Where the GitHub REST API is and its token, for `github.import`. */
     githubApi: GithubAccess;
+    /** How outgoing events are delivered, for `events.deliver`. */
+    outgoing: OutgoingDeps["outgoing"];
   };
 
 /**
