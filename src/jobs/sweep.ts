@@ -90,6 +90,7 @@ export async function sweepOnce(opts: SweepOptions, cursors: SweepCursors = {}):
   cursors.outcomes = outcomePage.next;
   const outcomes = outcomePage.rows;
   const eventPage = await overdueDeliveries(opts.db, {
+    now: opts.clock.now(),
     olderThanMs: opts.afterMs,
     limit: opts.limit,
     after: cursors.events,

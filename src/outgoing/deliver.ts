@@ -49,7 +49,12 @@ export async function attemptDelivery(
   if (!row) return { result: "skipped", reason: "no such delivery" };
   if (row.delivery.status !== "pending") return { result: "skipped", reason: row.delivery.status };
   if (row.subscriptionStatus !== "active") {
-    await finish(deps, agentId, deliveryId, { status: "failed", error: "subscription disabled", code: null });
+    await finish(deps, agentId, deliveryId, {
+      status: "failed",
+      error: "not sent: the subscription is disabled",
+      code: null,
+      attempted: false,
+    });
     return { result: "skipped", reason: "subscription disabled" };
   }
   const body = deliveryBody(row.delivery);
@@ -58,7 +63,12 @@ export async function attemptDelivery(
     allowPrivate: deps.outgoing.allowPrivate,
   });
   if (answer.status !== null && answer.status >= 200 && answer.status < 300) {
-    await finish(deps, agentId, deliveryId, { status: "delivered", error: null, code: answer.status });
+    await finish(deps, agentId, deliveryId, {
+      status: "delivered",
+      error: null,
+      code: answer.status,
+      attempted: true,
+    });
     await deps.db
       .update(s)
       .set({ consecutiveFailures: 0 })
@@ -81,13 +91,13 @@ export async function attemptDelivery(
         attempts,
         lastStatusCode: code,
         lastError: error,
-        nextAttemptAt: sql`now() + ${deps.outgoing.backoffMs * 2 ** (attempts - 1)} * interval '1 millisecond'`,
+        nextAttemptAt: new Date(deps.clock.now().getTime() + deps.outgoing.backoffMs * 2 ** (attempts - 1)),
       })
       .where(and(eq(d.agentId, agentId), eq(d.id, deliveryId), eq(d.status, "pending")));
     deps.metrics.eventDeliveries.inc({ result: "retrying" });
     return { result: "retry", error };
   }
-  await finish(deps, agentId, deliveryId, { status: "failed", error, code });
+  await finish(deps, agentId, deliveryId, { status: "failed", error, code, attempted: true });
   const [sub] = await deps.db
     .update(s)
     .set({ consecutiveFailures: sql`${s.consecutiveFailures} + 1` })
@@ -99,7 +109,7 @@ export async function attemptDelivery(
       .set({
         status: "disabled",
         disabledReason: `${sub?.failures} deliveries in a row failed after every attempt`,
-        updatedAt: sql`now()`,
+        updatedAt: deps.clock.now(),
       })
       .where(and(eq(s.agentId, agentId), eq(s.id, row.delivery.subscriptionId), eq(s.status, "active")));
     deps.logger.warn("event subscription disabled", { agentId, subscriptionId: row.delivery.subscriptionId });
@@ -110,20 +120,20 @@ export async function attemptDelivery(
 
 /** Records a final outcome on a delivery still pending (an erasure may have cancelled it meanwhile). */
 async function finish(
-  deps: Pick<OutgoingDeps, "db">,
+  deps: Pick<OutgoingDeps, "db" | "clock">,
   agentId: string,
   deliveryId: string,
-  out: { status: "delivered" | "failed"; error: string | null; code: number | null },
+  out: { status: "delivered" | "failed"; error: string | null; code: number | null; attempted: boolean },
 ) {
   const d = eventDeliveries;
   await deps.db
     .update(d)
     .set({
       status: out.status,
-      attempts: sql`${d.attempts} + 1`,
+      attempts: out.attempted ? sql`${d.attempts} + 1` : d.attempts,
       lastStatusCode: out.code,
       lastError: out.error,
-      deliveredAt: out.status === "delivered" ? sql`now()` : null,
+      deliveredAt: out.status === "delivered" ? deps.clock.now() : null,
     })
     .where(and(eq(d.agentId, agentId), eq(d.id, deliveryId), eq(d.status, "pending")));
 }

@@ -11,7 +11,7 @@ export const UNSUBSCRIBED_TTL_MS = 1_000;
 
 /**
  * What a write's `events.recorded` announcement looks up after its commit: the agent's deliveries
- * due now. An agent found without an active subscription is remembered as such for
+ * not tried yet (one being retried is the queue's, on its backoff). An agent found without an active subscription is remembered as such for
  * UNSUBSCRIBED_TTL_MS, so a stream without subscriptions pays at most one lookup a second (and the
  * outbox triggers' index probe inside its statements). A subscription created meanwhile in another
  * process loses nothing: its events are in the outbox, and the sweep sends what was not announced.
@@ -29,8 +29,8 @@ export function pendingDeliveriesProbe(
       sql`SELECT
         EXISTS (SELECT 1 FROM event_subscriptions WHERE agent_id = ${agentId} AND status = 'active') AS subscribed,
         (SELECT array_agg(id) FROM (
-          SELECT id FROM event_deliveries WHERE agent_id = ${agentId} AND status = 'pending'
-            AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT ${ANNOUNCE_LIMIT}) d) AS ids`,
+          SELECT id FROM event_deliveries WHERE agent_id = ${agentId} AND status = 'pending' AND attempts = 0
+          ORDER BY next_attempt_at LIMIT ${ANNOUNCE_LIMIT}) d) AS ids`,
     );
     if (!row?.subscribed) {
       // Bounded: a process writing for very many agents forgets them all at once, then relearns.
@@ -44,17 +44,17 @@ export function pendingDeliveriesProbe(
 /**
  * Deliveries the queue should have sent by now and did not (an announcement lost with Redis, a
  * restarted in-process queue, a lookup skipped): pending with their next attempt more than
- * `olderThanMs` past, oldest first after `after`. Outbox times are the database's (its triggers
- * write them), so this compares with the database's `now()`.
+ * `olderThanMs` past `now` (the Clock's), oldest first after `after`.
  */
 export async function overdueDeliveries(
   db: Pick<Db, "execute">,
-  opts: { olderThanMs: number; limit: number; after?: Keyset },
+  opts: { now: Date; olderThanMs: number; limit: number; after?: Keyset },
 ): Promise<Page<DeliveryWork>> {
+  const cutoff = new Date(opts.now.getTime() - opts.olderThanMs).toISOString();
   const rows = await queryRows<{ agentId: string; id: string; at: string }>(
     db,
     sql`SELECT agent_id AS "agentId", id, next_attempt_at::text AS at FROM event_deliveries
-      WHERE status = 'pending' AND next_attempt_at < now() - ${opts.olderThanMs} * interval '1 millisecond'
+      WHERE status = 'pending' AND next_attempt_at < ${cutoff}::timestamptz
       ${afterKey(sql`next_attempt_at`, sql`id`, opts.after, sql`timestamptz`)}
       ORDER BY next_attempt_at, id LIMIT ${opts.limit}`,
   );

@@ -35,7 +35,7 @@ export const OUTGOING_LIMITS = {
 } as const;
 
 /** What delivering needs: the core's database, logger and metrics, and the delivery settings. */
-export type OutgoingDeps = Pick<Core, "db" | "logger" | "metrics"> & {
+export type OutgoingDeps = Pick<Core, "db" | "clock" | "logger" | "metrics"> & {
   outgoing: {
     allowPrivate: boolean;
     timeoutMs: number;

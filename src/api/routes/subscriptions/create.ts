@@ -14,7 +14,19 @@ const route = createRoute({
     "From the next committed write on, each event of the named types (memory written, enriched, superseded, deleted; reflection and lesson written; agent erased) is POSTed to `url` as JSON, signed with `X-Memstream-Signature-256: sha256=<HMAC-SHA256 of the raw body>` under the subscription's secret, with `X-Memstream-Event` and `X-Memstream-Delivery`. The answer carries the secret: the only time it is shown. At most 10 subscriptions per agent. Loopback, private and link-local addresses are refused unless the server allows them (MEMSTREAM_EVENTS_ALLOW_PRIVATE).",
   request: {
     params: AgentParam,
-    body: { required: true, content: { "application/json": { schema: NewSubscriptionSchema } } },
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: NewSubscriptionSchema,
+          example: {
+            url: "https://hooks.example.com/memstream",
+            events: ["memory.written", "memory.deleted", "agent.erased"],
+            description: "audit log",
+          },
+        },
+      },
+    },
   },
   responses: {
     201: json(

@@ -49,13 +49,10 @@ export const SUBSCRIPTION_EXAMPLE = {
 
 export const NewSubscriptionSchema = z
   .object({
-    url: z
-      .string()
-      .max(OUTGOING_LIMITS.urlChars)
-      .openapi({
-        description: "http(s) URL events are POSTed to",
-        example: "https://hooks.example.com/memstream",
-      }),
+    url: z.string().max(OUTGOING_LIMITS.urlChars).openapi({
+      description: "http(s) URL events are POSTed to",
+      example: "https://hooks.example.com/memstream",
+    }),
     events: z
       .array(EventTypeSchema)
       .min(1)
