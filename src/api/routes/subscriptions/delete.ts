@@ -10,6 +10,8 @@ const route = createRoute({
   operationId: "deleteEventSubscription",
   tags: ["events"],
   summary: "Unsubscribe: no more events, and the delivery log goes with it",
+  description:
+    "Deletes the subscription and its delivery log. Nothing more is recorded for it; a delivery already queued finds no row and sends nothing.",
   request: { params: SubscriptionParams },
   responses: {
     200: json(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted", {

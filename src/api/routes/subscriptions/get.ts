@@ -10,6 +10,7 @@ const route = createRoute({
   operationId: "getEventSubscription",
   tags: ["events"],
   summary: "One event subscription: its URL, events, status and failures in a row",
+  description: "The subscription as listed (never its secret); 404 when the agent has none by that id.",
   request: { params: SubscriptionParams },
   responses: {
     200: json(SubscriptionSchema, "The subscription", SUBSCRIPTION_EXAMPLE),

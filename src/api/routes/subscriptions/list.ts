@@ -10,6 +10,8 @@ const route = createRoute({
   operationId: "listEventSubscriptions",
   tags: ["events"],
   summary: "The agent's event subscriptions (never their secrets)",
+  description:
+    "Every subscription of the agent, oldest first: URL, event types, `active` or `disabled` (after MEMSTREAM_EVENTS_DISABLE_AFTER deliveries in a row failed for good) and the failures in a row so far. The secret is never shown again after creation.",
   request: { params: AgentParam },
   responses: {
     200: json(z.object({ subscriptions: z.array(SubscriptionSchema) }), "Subscriptions, oldest first", {
