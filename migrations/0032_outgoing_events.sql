@@ -44,9 +44,12 @@ CREATE INDEX "event_deliveries_agent_pending_idx" ON "event_deliveries" USING bt
 -- Each first asks whether any agent of the statement has an active subscription (one index probe
 -- on event_subscriptions) and does nothing more when none has. Rows are read into arrays before
 -- any insert: on Citus the insert is planned by Citus, which cannot see a transition table.
+-- PL/pgSQL, not SQL: Citus cannot route an SQL function's parameterized statement.
 CREATE FUNCTION memstream_event_subscribed(p_agents text[]) RETURNS boolean
-LANGUAGE sql STABLE AS $$
-  SELECT EXISTS (SELECT 1 FROM event_subscriptions WHERE agent_id = ANY(p_agents) AND status = 'active')
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM event_subscriptions WHERE agent_id = ANY(p_agents) AND status = 'active');
+END
 $$;
 --> statement-breakpoint
 -- One delivery per event and active subscription that names the event's type.
@@ -76,7 +79,8 @@ LANGUAGE plpgsql AS $$
 DECLARE v_agents text[]; a text[]; e text[]; p jsonb[]; c boolean[];
 BEGIN
   SELECT array_agg(DISTINCT r.agent_id) INTO v_agents FROM changed_rows r;
-  IF NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
+  -- An empty statement names no agent (on Citus, no shard: the probe could not be routed).
+  IF v_agents IS NULL OR NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
   SELECT array_agg(r.agent_id),
     array_agg(CASE WHEN r.kind = 'reflection' THEN 'reflection.written' ELSE 'memory.written' END),
     array_agg(jsonb_build_object('memory', jsonb_build_object(
@@ -98,7 +102,8 @@ LANGUAGE plpgsql AS $$
 DECLARE v_agents text[]; a text[]; e text[]; p jsonb[]; c boolean[];
 BEGIN
   SELECT array_agg(DISTINCT r.agent_id) INTO v_agents FROM changed_rows r;
-  IF NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
+  -- An empty statement names no agent (on Citus, no shard: the probe could not be routed).
+  IF v_agents IS NULL OR NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
   SELECT array_agg(g.agent_id), array_agg('memory.deleted'::text),
     array_agg(jsonb_build_object('memoryIds', to_jsonb(g.ids), 'count', cardinality(g.ids))), array_agg(false)
     INTO a, e, p, c
@@ -140,7 +145,8 @@ LANGUAGE plpgsql AS $$
 DECLARE v_agents text[]; a text[]; e text[]; p jsonb[]; c boolean[];
 BEGIN
   SELECT array_agg(DISTINCT r.agent_id) INTO v_agents FROM changed_rows r;
-  IF NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
+  -- An empty statement names no agent (on Citus, no shard: the probe could not be routed).
+  IF v_agents IS NULL OR NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
   SELECT array_agg(r.agent_id), array_agg('lesson.written'::text),
     array_agg(jsonb_build_object('lesson', jsonb_build_object(
       'id', r.lesson_id, 'revision', r.revision, 'taskType', r.task_type, 'polarity', r.polarity,
