@@ -208,7 +208,7 @@ describe("deliveries", () => {
     await until(
       "lesson.written",
       async () => {
-        await t.system.memory.announce([{ kind: "outcome.recorded", agentId: agent, taskType: "deploy" }]);
+        await t.system.services.announce([{ kind: "outcome.recorded", agentId: agent, taskType: "deploy" }]);
         return eventsOn("/kinds").find((e) => e.type === "lesson.written");
       },
       20_000,
@@ -245,7 +245,7 @@ describe("deliveries", () => {
     const agent = `${s}-rollback`;
     await subscribe(agent, "/rollback", { events: ["memory.written"] });
     await expect(
-      inMemoryTransaction(t.system.memory, async (m) => {
+      inMemoryTransaction(t.system.services, async (m) => {
         await createMemories(m, agent, [{ description: "never committed", importance: 1 }]);
         throw new Error("roll it back");
       }),

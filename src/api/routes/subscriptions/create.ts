@@ -46,5 +46,5 @@ export const registerCreateSubscription = (app: App, deps: AppDeps) =>
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
     const opts = { allowPrivate: deps.config.outgoing.allowPrivate };
-    return c.json(await createSubscription(deps.memory, opts, agentId, body), 201);
+    return c.json(await createSubscription(deps, opts, agentId, body), 201);
   });

@@ -25,5 +25,5 @@ const route = createRoute({
 export const registerDeleteSubscription = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, subscriptionId } = c.req.valid("param");
-    return c.json(await deleteSubscription(deps.memory, agentId, subscriptionId), 200);
+    return c.json(await deleteSubscription(deps, agentId, subscriptionId), 200);
   });

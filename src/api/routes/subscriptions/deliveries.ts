@@ -34,5 +34,5 @@ export const registerListEventDeliveries = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, subscriptionId } = c.req.valid("param");
     const query = c.req.valid("query");
-    return c.json({ deliveries: await listDeliveries(deps.memory, agentId, subscriptionId, query) }, 200);
+    return c.json({ deliveries: await listDeliveries(deps, agentId, subscriptionId, query) }, 200);
   });

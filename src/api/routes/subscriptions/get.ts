@@ -21,5 +21,5 @@ const route = createRoute({
 export const registerGetSubscription = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, subscriptionId } = c.req.valid("param");
-    return c.json(await getSubscription(deps.memory, agentId, subscriptionId), 200);
+    return c.json(await getSubscription(deps, agentId, subscriptionId), 200);
   });

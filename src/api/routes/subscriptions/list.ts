@@ -24,5 +24,5 @@ const route = createRoute({
 export const registerListSubscriptions = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json({ subscriptions: await listSubscriptions(deps.memory, agentId) }, 200);
+    return c.json({ subscriptions: await listSubscriptions(deps, agentId) }, 200);
   });

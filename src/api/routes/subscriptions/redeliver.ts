@@ -30,5 +30,5 @@ const route = createRoute({
 export const registerRedeliver = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, subscriptionId, deliveryId } = c.req.valid("param");
-    return c.json(await redeliver(deps.memory, agentId, subscriptionId, deliveryId), 202);
+    return c.json(await redeliver(deps, agentId, subscriptionId, deliveryId), 202);
   });
