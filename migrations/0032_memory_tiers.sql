@@ -29,6 +29,7 @@ ALTER TABLE "memories" DROP CONSTRAINT "memories_kind_check";--> statement-break
 ALTER TABLE "agent_settings" ADD COLUMN "compaction" jsonb;--> statement-breakpoint
 CREATE INDEX "memory_archive_agent_summary_idx" ON "memory_archive" USING btree ("agent_id","summary_id");--> statement-breakpoint
 CREATE INDEX "memory_archive_agent_expires_idx" ON "memory_archive" USING btree ("agent_id","expires_at") WHERE "memory_archive"."expires_at" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "memory_archive_expires_idx" ON "memory_archive" USING btree ("expires_at") WHERE "memory_archive"."expires_at" IS NOT NULL;--> statement-breakpoint
 ALTER TABLE "memories" ADD CONSTRAINT "memories_kind_check" CHECK ("memories"."kind" IN ('observation', 'reflection', 'plan', 'document', 'outcome', 'lesson', 'summary'));--> statement-breakpoint
 -- The archive changes what an expansion answers: its writes invalidate the agent's cached retrieves
 -- too, but not an expansion's count (an access, as a touch of memories is not a change).

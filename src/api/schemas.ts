@@ -303,8 +303,9 @@ export const DerivedDeleted = z
     reflection: z.number().int().optional(),
     lesson: z.number().int().optional(),
     summary: z.number().int().optional(),
+    archived: z.number().int().optional(),
   })
   .openapi("DerivedDeleted", {
     description:
-      "Reflections and lessons deleted with the memories they cite (and what cites those), and summaries left with no member, per kind; kinds with none left out. A summary that keeps members is worded again from them.",
+      "Reflections and lessons deleted with the memories they cite (and what cites those), summaries left with no member, and (`archived`) the archived members a deleted summary stood for; kinds with none left out. A summary that keeps members is worded again from them.",
   });

@@ -43,9 +43,11 @@ export const memoryArchive = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     index("memory_archive_agent_summary_idx").on(t.agentId, t.summaryId),
+    // Expiry, as for memories: a read's probe per agent, and the sweep's across agents.
     index("memory_archive_agent_expires_idx")
       .on(t.agentId, t.expiresAt)
       .where(sql`${t.expiresAt} IS NOT NULL`),
+    index("memory_archive_expires_idx").on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`),
   ],
 );
 

@@ -13,8 +13,11 @@ type Tx = Pick<Db, "execute" | "select" | "update">;
 export const DERIVED_KINDS = ["reflection", "lesson"] as const;
 export type DerivedKind = (typeof DERIVED_KINDS)[number];
 
-/** Derived memories deleted per kind (kinds with none left out); `summary`: summaries left with no member. */
-export type DerivedCounts = Partial<Record<DerivedKind | "summary", number>>;
+/**
+ * Derived memories deleted per kind (kinds with none left out); `summary`: summaries left with no
+ * member; `archived`: archived members deleted with their summary.
+ */
+export type DerivedCounts = Partial<Record<DerivedKind | "summary" | "archived", number>>;
 
 /** Ids per statement: bounded arrays, as releaseSuperseded's batches. */
 const CHUNK = 1_000;
