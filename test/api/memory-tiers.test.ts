@@ -27,7 +27,7 @@ type Mem = {
 };
 
 let pg: TestSystem;
-let lite: { system: System; call: Call };
+let lite: { system: System; call: Call; app: ReturnType<typeof createApp> };
 beforeAll(async () => {
   pg = await startTestSystem({ clock });
   const { DATABASE_URL: _, ...env } = testSystemEnv(pg.stub.url);
@@ -37,6 +37,7 @@ beforeAll(async () => {
   const app = createApp(system.app);
   lite = {
     system,
+    app,
     call: (method, path, body) =>
       Promise.resolve(
         app.request(path, {
@@ -52,6 +53,7 @@ afterAll(async () => {
   await pg?.close();
 });
 const backends = () => ({ postgres: pg.call, pglite: lite.call });
+const apps = () => ({ postgres: pg.app, pglite: lite.app });
 
 async function ok<T>(res: Promise<Response>, status = 200): Promise<T> {
   const r = await res;
@@ -293,6 +295,37 @@ describe.each(["postgres", "pglite"] as const)(
       } finally {
         clock.set("2099-03-01T12:00:00.000Z");
       }
+    });
+
+    it("an export carries the archive tier, and an import restores it (twice adds nothing)", async () => {
+      const call = backends()[backend];
+      const app = apps()[backend];
+      const agent = `port-${backend}-${s}`;
+      const target = `port-to-${backend}-${s}`;
+      const ids = await seed(call, agent);
+      await compact(call, agent);
+      const file = await (await app.request(`/v1/agents/${enc(agent)}/export`)).text();
+      const put = () =>
+        app.request(`/v1/agents/${enc(target)}/import`, {
+          method: "POST",
+          headers: { "content-type": "application/x-ndjson" },
+          body: file,
+        });
+      const first = await put();
+      expect(first.status, await first.clone().text()).toBe(200);
+      const again = (await (await put()).json()) as { memories: { added: number; existing: number } };
+      expect(again.memories).toEqual({ added: 0, existing: 15 });
+      const tiers = async (a: string) =>
+        (await ok<{ tiers: Record<string, number> }>(call("GET", `/v1/agents/${enc(a)}/stats`))).tiers;
+      expect(await tiers(target)).toEqual({ recent: 2, summary: 2, archive: 11 });
+      const member = await ok<Mem>(call("GET", `/v1/agents/${enc(target)}/memories/${ids.day1[2]}`));
+      const source = await ok<Mem>(call("GET", `/v1/agents/${enc(agent)}/memories/${ids.day1[2]}`));
+      expect(member).toEqual({ ...source, agentId: target });
+      const ask = (a: string) =>
+        retrieve(call, a, { queryEmbedding: vec(0, 4), expand: 2, now: "2099-03-01T12:00:00.000Z" });
+      const strip = (r: { memories: Mem[] }) =>
+        r.memories.map((m) => [m.id, m.expanded?.map((e) => e.id) ?? null]);
+      expect(strip(await ask(target))).toEqual(strip(await ask(agent)));
     });
   },
   120_000,
