@@ -135,6 +135,9 @@ describe.each(["postgres", "pglite"] as const)(
       const call = backends()[backend];
       const agent = `compact-${backend}-${s}`;
       const ids = await seed(call, agent);
+      // Edits before compaction (importance: the vector stays): their history must survive the move.
+      await ok(call("PATCH", `/v1/agents/${enc(agent)}/memories/${ids.day1[1]}`, { importance: 9 }));
+      await ok(call("PATCH", `/v1/agents/${enc(agent)}/memories/${ids.day1[1]}`, { importance: 4 }));
       const dry = await compact(call, agent, { dryRun: true });
       expect(dry.compaction).toMatchObject({ summaries: 2, archived: 11 });
       expect(await archiveRows(system(), agent)).toBe(0);
@@ -177,6 +180,11 @@ describe.each(["postgres", "pglite"] as const)(
 
       const one = await ok<Mem>(call("GET", `/v1/agents/${enc(agent)}/memories/${ids.day1[2]}`));
       expect(one.archived?.summaryId).toBe(garden.id);
+      // Its edit history went to the archive with it.
+      const history = await ok<{ revisions: { importance: number }[] }>(
+        call("GET", `/v1/agents/${enc(agent)}/memories/${ids.day1[1]}/history`),
+      );
+      expect(history.revisions.map((r) => r.importance)).toEqual([9, 4]);
 
       // Ranked: no archived memory; tiers narrow to one kind of row.
       const ranked = await retrieve(call, agent, { queryEmbedding: vec(0, 2) });
