@@ -4,6 +4,7 @@ import { retryOnDeadlock } from "../../db/retry-deadlock";
 import { newId } from "../../lib/ids";
 import type { MemoryDeps } from "../deps";
 import { agentEpoch, erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
+import { FIELDS, target } from "../enrichment/fields";
 import { type InsertRow, insertMemoryRows } from "../insert-rows";
 import { EXTRACTIVE_METHOD, groupMembers, type Member, summarize } from "./summarize";
 
@@ -37,7 +38,7 @@ type Candidate = Member & { session: string | null };
 /** The agent's observations compaction may take, oldest first: enriched, vector of the retrieval model. */
 const eligible = (agentId: string, model: string, before: Date) => sql`
   m.agent_id = ${agentId} AND m.kind = 'observation' AND m.created_at < ${before.toISOString()}::timestamptz
-  AND m.embedding_status = 'ready' AND m.importance_status <> 'pending'
+  AND ${target(FIELDS.embedding.status)} = 'ready' AND ${target(FIELDS.importance.status)} <> 'pending'
   AND EXISTS (SELECT 1 FROM memory_embeddings e
     WHERE e.agent_id = m.agent_id AND e.memory_id = m.id AND e.model = ${model})`;
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { FIELDS, target } from "../enrichment/fields";
 import type { QueryVector } from "../retrieve/ranking/relevance/kinds";
 import type { ExpandedMemory } from "../types";
 import { ARCHIVED_COLUMNS, type ArchivedRecord, toArchivedMemory } from "./archived";
@@ -97,7 +98,8 @@ export async function promote(
   const these = list(ids);
   await tx.execute(sql`
     INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at, updated_at,
-      revision, importance, importance_status, importance_source, embedding_status, embedding_model, metadata,
+      revision, importance, ${target(FIELDS.importance.status)}, importance_source, ${target(FIELDS.embedding.status)},
+      embedding_model, metadata,
       citations, superseded_by, valid_until, expires_at, prompt_version)
     SELECT id, agent_id, kind, description, created_at, last_accessed_at, inserted_at, updated_at,
       revision, importance, CASE WHEN importance IS NULL THEN 'failed' ELSE 'ready' END, importance_source,

@@ -74,7 +74,7 @@ export async function rewordSummaries(
     await tx.execute(sql`
       UPDATE memories SET description = ${summary.description}, citations = ${ids(members.map((m) => m.id))},
         importance = ${summary.importance}, metadata = ${JSON.stringify(meta)}::jsonb,
-        revision = revision + 1, updated_at = now()
+        revision = revision + 1
       WHERE agent_id = ${agentId} AND id = ${s.id}`);
     await tx.execute(sql`
       UPDATE memory_embeddings SET embedding = ${`[${summary.vector.join(",")}]`}::vector,
