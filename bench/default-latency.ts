@@ -76,7 +76,7 @@ await system.close();
 /** One exact retrieve of question `i` (no touch, so every run ranks the same stream). */
 function rank(fn: typeof retrieve, body: object, i: number) {
   const q = asked[i] as (typeof asked)[number];
-  return fn(system.app.memory, agent, {
+  return fn(system.services, agent, {
     ...body,
     queryEmbedding: vectors[i],
     now: q.now,

@@ -131,7 +131,7 @@ async function scale() {
     const agent = await scaledAgent(size);
     const rank = (i: number, body: object) => {
       const q = asked[i] as Query;
-      return retrieve(system.app.memory, agent, {
+      return retrieve(system.services, agent, {
         ...body,
         query: q.question,
         queryEmbedding: vectors[i],
@@ -250,7 +250,7 @@ async function vocab() {
   for (let round = 0; round < 3; round++)
     for (const [name, body] of bodies) {
       const t = performance.now();
-      const res = await retrieve(system.app.memory, agent, {
+      const res = await retrieve(system.services, agent, {
         query: "alice party",
         k: 10,
         touch: false,
@@ -373,7 +373,7 @@ async function previous() {
     ] as const) {
       const p = await pairedRuns(asked.length, async (side, i) => {
         const q = asked[i] as Query;
-        const r = await retrieve(system.app.memory, agent, {
+        const r = await retrieve(system.services, agent, {
           ...(side === "base" ? before : now),
           query: q.question,
           queryEmbedding: vectors[i],
@@ -423,7 +423,7 @@ async function againstBase(part: "base" | "windowed") {
     const agent = await scaledAgent(size);
     const p = await pairedRuns(asked.length, async (side, i) => {
       const q = asked[i] as Query;
-      const r = await (side === "base" ? baseRetrieve : retrieve)(system.app.memory, agent, {
+      const r = await (side === "base" ? baseRetrieve : retrieve)(system.services, agent, {
         query: q.question,
         queryEmbedding: vectors[i],
         now: q.now,
@@ -467,7 +467,7 @@ async function concurrency(env: Record<string, string>) {
   let next = 0;
   // Every request a question not asked before in this run: the query embedding is never cached.
   const one = (agent: string) =>
-    retrieve(own.app.memory, agent, {
+    retrieve(own.services, agent, {
       query: `${questions[next++ % questions.length]} (${next})`,
       k: 10,
       touch: false,
@@ -534,7 +534,7 @@ async function pglite() {
     const vectors = await system.providers.embedder.embed(asked.map((q) => q.question));
     const p = await pairedRuns(asked.length, async (side, i) => {
       const q = asked[i] as Query;
-      const r = await retrieve((side === "base" ? system : lite).app.memory, agent, {
+      const r = await retrieve((side === "base" ? system : lite).services, agent, {
         query: q.question,
         queryEmbedding: vectors[i],
         now: q.now,

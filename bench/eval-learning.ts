@@ -40,7 +40,7 @@ const system = await composeSystem(
   silentLogger,
 );
 const call: Call = appCall(system);
-const memory = system.app.memory;
+const memory = system.services;
 const DEFAULT = PRESETS[DEFAULT_PRESET].weights;
 const shares = (w: Weights) => {
   const s = w.recency + w.importance + w.relevance;

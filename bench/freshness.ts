@@ -76,7 +76,7 @@ async function figure(agent: string): Promise<number[]> {
   const poller = (async () => {
     while (writing || latency.length < written.size) {
       const ready = await queryRows<{ id: string }>(
-        system.core.db,
+        system.services.db,
         sql`SELECT id FROM memories WHERE agent_id = ${agent} AND ${FIELDS.embedding.status} = 'ready'`,
       );
       const seen = performance.now();
@@ -107,7 +107,7 @@ async function figure(agent: string): Promise<number[]> {
 await post("bench-warm", { description: "warm up" });
 for (;;) {
   const [row] = await queryRows<{ ready: boolean }>(
-    system.core.db,
+    system.services.db,
     sql`SELECT bool_and(${FIELDS.embedding.status} = 'ready') AS ready FROM memories WHERE agent_id = 'bench-warm'`,
   );
   if (row?.ready) break;

@@ -27,7 +27,7 @@ fi
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 TARBALL="${CITUS_TARBALL:-}"
 if [ -z "${TARBALL}" ]; then
-  for candidate in "${HERE}/../shared/vendor/citus-13.0.5.tar.gz" "${HERE}/../../shared/vendor/citus-13.0.5.tar.gz" /work/shared/vendor/citus-13.0.5.tar.gz; do
+  for candidate in "${HERE}/../shared/vendor/citus-13.0.5.tar.gz" "${HERE}/../../shared/vendor/citus-13.0.5.tar.gz"; do
     if [ -f "${candidate}" ]; then TARBALL="${candidate}"; break; fi
   done
 fi

@@ -4,24 +4,22 @@ import type { Config } from "./config";
 import type { Core } from "./core";
 import { type Database, openDatabase } from "./db/client";
 import { checkReady } from "./db/ready";
-import type { IngestDeps } from "./ingest/github/deps";
 import { createAnnouncer } from "./jobs/announce";
 import { composeQueues, composeWorkers, type JobsPart } from "./jobs/compose";
-import type { ProcessorDeps } from "./jobs/processors";
 import type { Logger } from "./lib/logger";
 import { createLlmBudget, type LlmBudget } from "./memory/budget/budget";
 import { meteredChat } from "./memory/budget/metered-chat";
 import type { MemoryDeps } from "./memory/deps";
 import type { Announce } from "./memory/events";
 import { dueForReflection } from "./memory/reflect/should-reflect";
-import type { ReflectAgentDeps } from "./memory/reflect/types";
 import { createRetrieveCache, type RetrieveCache } from "./memory/retrieve/cache-store";
-import { createTextWork, type TextWork } from "./memory/text/text-work";
+import { createTextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
 import { createProviders, type Providers } from "./providers";
 import { withEmbeddingCache } from "./providers/embedding-cache";
 import { createOfflineImportanceScorer } from "./providers/importance/offline-scorer";
 import { type Clock, systemClock } from "./providers/types";
+import type { Services } from "./services";
 
 export type { JobsPart } from "./jobs/compose";
 
@@ -51,23 +49,15 @@ export function composeMemory(
 }
 
 /**
- * The running system's parts, built once from the config. Every feature's deps (`memory`,
- * `reflect`, `github`, the processors') are built from the one `core`: one database handle, one
- * clock, one logger, one metrics registry.
+ * The running system's parts, built once from the config. The `services` (src/services.ts) are
+ * built from the one `core`: one database handle, one clock, one logger, one metrics registry;
+ * routes, MCP tools and processors receive that one object.
  */
 export type System = {
   config: Config;
-  core: Core;
   database: Database;
   providers: Providers;
-  /** The memory domain: the core's database and clock, the embedder and where work is announced. */
-  memory: MemoryDeps;
-  /** Document splitting and large token counts, in worker threads. */
-  text: TextWork;
-  /** Memory deps plus the chat model and default threshold, for reflection. */
-  reflect: ReflectAgentDeps;
-  /** GitHub ingestion: memory deps (deliveries and imports are announced through the same port) and routing rules. */
-  github: IngestDeps;
+  services: Services;
   app: AppDeps;
   jobs: JobsPart;
   close(): Promise<void>;
@@ -138,73 +128,57 @@ export async function composeSystem(
     sink: queues.sink,
     logger: core.logger,
     embedChunk: providers.embedder.maxBatchSize,
-    // The reflect deps are complete by the time any write asks (this runs per write, not now).
-    dueForReflection: providers.chat ? (agentId) => dueForReflection(reflect, agentId) : null,
+    // The services are complete by the time any write asks (this runs per write, not now).
+    dueForReflection: providers.chat ? (agentId) => dueForReflection(services, agentId) : null,
   });
-  const memory = composeMemory(config, {
-    db: core.db,
-    clock: core.clock,
-    embedder: providers.embedder,
-    announce: overrides.announce ? overrides.announce(announce) : announce,
-    supersession: providers.chat !== null && config.supersession === "llm",
-    budget,
-    // One result cache per process; answers stay valid across processes by the agent's generation token.
-    cache: createRetrieveCache(config.retrieveCache, (result) => core.metrics.retrieveCache.inc({ result })),
-  });
-  const reflect: ReflectAgentDeps = {
-    ...memory,
+  const text = createTextWork({ encoding: config.tokenizerEncoding, ...config.work });
+  const services: Services = {
+    ...composeMemory(config, {
+      db: core.db,
+      clock: core.clock,
+      embedder: providers.embedder,
+      announce: overrides.announce ? overrides.announce(announce) : announce,
+      supersession: providers.chat !== null && config.supersession === "llm",
+      budget,
+      // One result cache per process; answers stay valid across processes by the agent's generation token.
+      cache: createRetrieveCache(config.retrieveCache, (result) =>
+        core.metrics.retrieveCache.inc({ result }),
+      ),
+    }),
+    logger: core.logger,
+    metrics: core.metrics,
+    text,
     chat: providers.chat,
     reflectionThreshold: config.reflectionThreshold,
     onRunFinished: (run) => recordReflectionRun(core.metrics, run),
-  };
-  const github: IngestDeps = {
-    ...memory,
-    logger: core.logger,
-    metrics: core.metrics,
     webhookSecrets: config.github.webhookSecrets,
     routes: config.github.routes,
-  };
-  const processors: ProcessorDeps = {
-    ...core,
-    ...reflect,
-    ...github,
     importance: providers.importance,
     // Past an agent's LLM budget importance is scored offline (marked so in importanceSource).
     offlineImportance: createOfflineImportanceScorer({
       embedder: providers.embedder,
       ...(config.importanceExamples ? { examples: config.importanceExamples } : {}),
     }),
-    claimMs: config.jobs.claimMs,
     // Cached: each consolidation embeds its task type's recent task texts again.
     taskEmbedder: withEmbeddingCache(providers.embedder),
+    claimMs: config.jobs.claimMs,
     githubApi: { token: config.github.token, baseUrl: config.github.apiUrl },
-    // Embedded PGlite serves the API's connection first; the workers' statements go on their own.
-    db: database.background,
   };
-  const jobs = composeWorkers(config, queues, processors);
-  const text = createTextWork({ encoding: config.tokenizerEncoding, ...config.work });
+  // Embedded PGlite serves the API's connection first; the workers' statements go on their own.
+  const jobs = composeWorkers(config, queues, { ...services, db: database.background });
   const bodies = createBodyWork(config.work);
   const app: AppDeps = {
+    ...services,
     config,
-    logger: core.logger,
-    metrics: core.metrics,
-    queues: jobs.part.queues,
-    memory,
-    reflect,
-    github,
-    text,
     bodies,
+    queues: jobs.part.queues,
     ready: () => checkReady(core.db),
   };
   return {
     config,
-    core,
     database,
     providers,
-    memory,
-    text,
-    reflect,
-    github,
+    services,
     app,
     jobs: jobs.part,
     async close() {

@@ -4,9 +4,9 @@ import type { Metrics } from "./metrics";
 import type { Clock } from "./providers/types";
 
 /**
- * The one core of dependencies, built once in `src/compose.ts`; every feature's deps (memory,
- * reflection, GitHub ingestion, lessons, the job processors' context) are this core plus what that
- * feature adds, so there is one database handle and one source of time in a running system.
+ * The one core of dependencies, built once in `src/compose.ts`; the services (src/services.ts) are
+ * this core plus what the features add, so there is one database handle and one source of time in
+ * a running system.
  * `clock` is the only "now" that decisions read: claims, staleness, retention, recency (the
  * database's `now()` is never compared with a time the clock wrote).
  */

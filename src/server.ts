@@ -15,7 +15,9 @@ const app = createApp(system.app);
 // Small installs run the workers here too; with `npm run worker` elsewhere set MEMSTREAM_WORKERS=off.
 // The text-work threads start now rather than on the first document (a failure is logged, not fatal:
 // the pool starts a thread again on demand).
-system.text.warm().catch((err) => logger.warn("text work threads did not start", { error: String(err) }));
+system.services.text
+  .warm()
+  .catch((err) => logger.warn("text work threads did not start", { error: String(err) }));
 system.app.bodies
   .warm()
   .catch((err) => logger.warn("body work thread did not start", { error: String(err) }));

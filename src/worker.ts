@@ -20,7 +20,7 @@ const metricsServer =
   config.workerMetricsPort > 0
     ? serve(
         {
-          fetch: createMetricsApp({ config, metrics: system.core.metrics }).fetch,
+          fetch: createMetricsApp({ config, metrics: system.services.metrics }).fetch,
           port: config.workerMetricsPort,
           hostname: config.host,
         },

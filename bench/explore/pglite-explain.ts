@@ -75,7 +75,7 @@ try {
     ] as const) {
       seen.length = 0;
       t0 = performance.now();
-      const r = await retrieve(sys.app.memory, agent, {
+      const r = await retrieve(sys.services, agent, {
         query: q.question,
         queryEmbedding: vectors[i],
         now: q.now,
@@ -94,7 +94,7 @@ try {
   if (process.env.EXPLAIN !== "0") {
     const q = asked[0];
     seen.length = 0;
-    await retrieve(lite.app.memory, agent, {
+    await retrieve(lite.services, agent, {
       query: q?.question,
       queryEmbedding: vectors[0],
       now: q?.now,

@@ -9,7 +9,7 @@ import { locomoDir, readLocomo } from "./locomo";
  * composed on the database `npm run eval:locomo` loaded (`EVAL_DATABASE_URL`), offline embedder.
  */
 export async function openLocomoEval(): Promise<
-  ReturnType<typeof readLocomo> & { system: System; db: System["app"]["memory"]["db"]; model: string }
+  ReturnType<typeof readLocomo> & { system: System; db: System["services"]["db"]; model: string }
 > {
   const dir = locomoDir();
   const url = process.env.EVAL_DATABASE_URL;
@@ -21,5 +21,5 @@ export async function openLocomoEval(): Promise<
     EMBEDDING_PROVIDER: "offline",
   });
   const system = await composeSystem(config, silentLogger);
-  return { ...locomo, system, db: system.app.memory.db, model: system.providers.embedder.modelId };
+  return { ...locomo, system, db: system.services.db, model: system.providers.embedder.modelId };
 }

@@ -141,12 +141,7 @@ export function createApp(deps: AppDeps) {
   registerExportAgent(app, deps);
   registerImportAgent(app, deps);
   registerUi(app, deps);
-  registerMcpRoute(app, {
-    memory: deps.memory,
-    reflect: deps.reflect,
-    text: deps.text,
-    logger: deps.logger,
-  });
+  registerMcpRoute(app, deps);
   registerImportDocument(app, deps);
   registerListDocuments(app, deps);
   registerDeleteDocument(app, deps);

@@ -8,7 +8,7 @@ import type { AppEnv } from "./env";
  * @hono/node-server that getter turns the request into a full web `Request` whose body is a web
  * stream: the route's JSON is then read through undici (stream chunks, a copy, a decode) instead
  * of node-server's direct read of the socket into one buffer — ~10% of a 1,000-memory batch's
- * CPU (docs/performance-history.md). Node's HTTP parser never delivers more than Content-Length bytes,
+ * CPU (docs/adr/0003). Node's HTTP parser never delivers more than Content-Length bytes,
  * so the header alone decides; without it (chunked uploads, in-process `app.request`) hono's
  * counting stream applies as before.
  */

@@ -1,17 +1,15 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
-import type { IngestDeps } from "../ingest/github/deps";
-import type { Logger } from "../lib/logger";
-import type { MemoryDeps } from "../memory/deps";
-import type { ReflectAgentDeps } from "../memory/reflect/types";
-import type { TextWork } from "../memory/text/text-work";
-import type { Metrics } from "../metrics";
+import type { Services } from "../services";
 import type { BodyWork } from "./body-work";
 import type { AppEnv } from "./env";
 
-/** Everything the HTTP layer needs, built once in `src/compose.ts`. */
-export type AppDeps = {
+/**
+ * Everything the HTTP layer needs, built once in `src/compose.ts`: the services (src/services.ts),
+ * handed whole to the domain functions, and what only HTTP serves.
+ */
+export type AppDeps = Services & {
   config: Pick<
     Config,
     | "apiKeys"
@@ -24,16 +22,6 @@ export type AppDeps = {
     | "tokenizerEncoding"
     | "learning"
   >;
-  logger: Logger;
-  /** This process's Prometheus metrics (served at /metrics). */
-  metrics: Metrics;
-  memory: MemoryDeps;
-  /** Memory deps plus the chat model (null = reflection off) and the default threshold. */
-  reflect: ReflectAgentDeps;
-  /** GitHub ingestion: memory deps, routing rules, where deliveries and imports are enqueued. */
-  github: IngestDeps;
-  /** Document splitting and large token counts, off the event loop. */
-  text: TextWork;
   /** Large request bodies parsed and validated off the event loop. */
   bodies: BodyWork;
   /** The BullMQ queues for the dashboard at /admin/queues; null with the in-process queue. */

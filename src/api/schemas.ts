@@ -67,7 +67,7 @@ function vectorProblem(v: unknown): { message: string; path: number[] } | null {
 /**
  * A vector to store: numbers as `Vector`, or base64 of little-endian float32 values (what OpenAI's
  * `encoding_format: "base64"` answers). Why: JSON numbers cost ~20 bytes and a decimal conversion
- * each, most of a 1,000-memory batch's CPU (docs/performance-history.md); base64 is 5.3 bytes per value and
+ * each, most of a 1,000-memory batch's CPU (docs/adr/0003); base64 is 5.3 bytes per value and
  * decodes natively. Out: `number[]`, or a `Float32Array` for base64 (and for numbers read by
  * `parseMemoriesJson`).
  */

@@ -63,7 +63,7 @@ function readInto(
 /**
  * Body buffers kept for the next batch. A 1,000 × 1,536-d batch is a 30 MB buffer; allocated per
  * request, it is memory outside V8's heap that V8 counts towards its next full collection, and
- * garbage collection took 11 % of the service's time on such batches (docs/performance-history.md).
+ * garbage collection took 11 % of the service's time on such batches (docs/adr/0003).
  * At most `keep` buffers of `minBytes` to `maxBytes` each are kept, so the pool holds at most
  * keep × maxBytes; a buffer is reused only for a body that fits it, and only once at a time (a
  * buffer is given back when its request's body has been parsed).
@@ -109,7 +109,7 @@ const bodyBuffers = new BufferPool(2, 256 * 1024, 64 * 1024 * 1024);
  *
  * Why: `JSON.parse` spent ~40 % of the service's CPU on a batch of 512-d vectors (a double
  * per ~20 characters, then boxed in an array, then converted again for COPY;
- * docs/performance-history.md). Here the vectors' bytes are read once, straight into float32, and
+ * docs/adr/0003). Here the vectors' bytes are read once, straight into float32, and
  * `JSON.parse` only sees the rest of the body with each such array replaced by `0`.
  *
  * Same answer as `Math.fround(JSON.parse(...))` bit for bit: a number is computed from its

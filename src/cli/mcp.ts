@@ -49,10 +49,7 @@ function compose(): Promise<System> {
     });
   return system;
 }
-const load = async (): Promise<McpDeps> => {
-  const s = await compose();
-  return { memory: s.memory, reflect: s.reflect, text: s.text, logger };
-};
+const load = async (): Promise<McpDeps> => (await compose()).services;
 
 const server = createMcpServer(
   { logger, load },

@@ -11,7 +11,7 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel, { service: "memstream-retry" });
 const system = await composeSystem(config, logger);
 try {
-  const result = await retryFailed(system.memory, values.agent ?? null);
+  const result = await retryFailed(system.services, values.agent ?? null);
   logger.info("failed enrichment reset to pending", { agent: values.agent ?? "all", ...result });
 } finally {
   await system.close();

@@ -1,9 +1,9 @@
 import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { Core } from "../core";
+import type { Services } from "../services";
 import { jobAttempts } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
-import type { ProcessorDeps } from "./processors";
 import { createBullQueues } from "./queues";
 import { startWorkers, type Workers } from "./runner";
 import type { JobSink } from "./sink";
@@ -51,7 +51,7 @@ export function composeQueues(
 export function composeWorkers(
   config: Config,
   queues: Pick<JobsPart, "sink" | "inProcess" | "queues">,
-  deps: ProcessorDeps,
+  deps: Services,
 ): { part: JobsPart; closeWorkers(): Promise<void> } {
   const started: Workers[] = [];
   const part: JobsPart = {

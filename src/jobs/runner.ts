@@ -1,9 +1,10 @@
 import { Worker } from "bullmq";
 import type { JobsConfig } from "../config";
 import { timeJob } from "../metrics";
+import type { Services } from "../services";
 import { JOB_NAMES, type JobName, jobAttempts } from "./catalog";
 import type { InProcessQueue } from "./in-process";
-import { type JobRun, type ProcessorDeps, runJob } from "./processors";
+import { type JobRun, runJob } from "./processors";
 import { type RedisTarget, workerConnection } from "./queues";
 import type { JobSink } from "./sink";
 import { startSweep } from "./sweep";
@@ -13,8 +14,8 @@ export type Workers = { close(): Promise<void> };
 
 export type StartWorkers = {
   cfg: JobsConfig;
-  /** The processors' deps (their logger and metrics are the workers'). */
-  deps: ProcessorDeps;
+  /** The services the processors run with (their logger and metrics are the workers'). */
+  deps: Services;
   /** Where the sweep enqueues (the same queues the workers consume). */
   sink: JobSink;
   /** Redis: BullMQ workers. Otherwise the in-process queue is consumed here. */

@@ -1,17 +1,10 @@
 import type { ApiKey } from "../config";
 import type { Logger } from "../lib/logger";
-import type { ContextText } from "../memory/context/retrieve-context";
-import type { MemoryDeps } from "../memory/deps";
 import type { ReflectAgentDeps } from "../memory/reflect/types";
+import type { Services } from "../services";
 
-/** What the MCP tools need: the same domain deps the HTTP API gets, built once in `src/compose.ts`. */
-export type McpDeps = {
-  memory: MemoryDeps;
-  reflect: ReflectAgentDeps;
-  /** Where context blocks are counted (the TextWork's threads). */
-  text: ContextText;
-  logger: Logger;
-};
+/** What the MCP tools need of the services the HTTP API gets (src/services.ts): the domain's reflect deps, text work, logger. */
+export type McpDeps = Pick<Services, keyof ReflectAgentDeps | "text" | "logger">;
 
 /**
  * Where the tools get their deps: the HTTP route hands the API's, already open; the stdio server

@@ -7,7 +7,7 @@ import type { LearningConfig } from "./learning/state";
 import type { RetrieveCache } from "./retrieve/cache-store";
 import type { FastThresholds } from "./retrieve/fast-thresholds";
 
-/** What the memory domain functions need: the core's database and clock plus where work is announced (src/compose.ts). */
+/** What the memory domain functions need of the services (src/services.ts): the core's database and clock plus where work is announced. */
 export type MemoryDeps = Pick<Core, "db" | "clock"> & {
   /** Embeds query texts, and names the model retrieval uses by default. */
   embedder: Embedder;

@@ -27,7 +27,7 @@ export type InsertRow = {
  * STATEMENT_TEXT_CHARS each (one for most batches); the vectors by binary COPY on Postgres
  * (copy-vectors.ts), else as text parameters of that size split server-side.
  * Row-by-row parameters cost ~20 bind parameters per memory (chunks of 250 for the 65,535
- * limit) and 512 boxed numbers per vector through the query builder (docs/performance-history.md).
+ * limit) and 512 boxed numbers per vector through the query builder (docs/adr/0003).
  * Statuses follow from what is supplied: given importance or vector = ready, else pending.
  */
 export async function insertMemoryRows(

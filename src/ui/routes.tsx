@@ -148,7 +148,7 @@ export function registerUi(app: App, deps: AppDeps) {
     page(c, null, async () => {
       const scope = c.get("apiKey").scope;
       const prefix = scope?.value ?? "";
-      const { agents, next } = await listAgents(deps.memory, {
+      const { agents, next } = await listAgents(deps, {
         scope,
         limit: AGENTS_PAGE,
         after: c.req.query("after"),
@@ -166,8 +166,8 @@ export function registerUi(app: App, deps: AppDeps) {
     return page(c, agentId, async () => {
       const kind = MEMORY_KINDS.find((k) => k === c.req.query("kind"));
       const [stats, list] = await Promise.all([
-        agentStats(deps.memory, agentId),
-        listMemories(deps.memory, agentId, {
+        agentStats(deps, agentId),
+        listMemories(deps, agentId, {
           limit: PAGE_SIZE,
           cursor: c.req.query("cursor") || undefined,
           kinds: kind ? [kind] : undefined,
@@ -188,8 +188,8 @@ export function registerUi(app: App, deps: AppDeps) {
   app.get(`${UI_PATH}/agents/:agentId/memories/:id`, (c) => {
     const agentId = agentParam(c);
     return page(c, agentId, async () => {
-      const m = await getMemory(deps.memory, agentId, c.req.param("id"));
-      const cited = await getMemories(deps.memory, agentId, m.citations);
+      const m = await getMemory(deps, agentId, c.req.param("id"));
+      const cited = await getMemories(deps, agentId, m.citations);
       return <MemoryPage m={m} cited={cited} />;
     });
   });
@@ -211,7 +211,7 @@ export function registerUi(app: App, deps: AppDeps) {
         return <RetrievePage agentId={agentId} form={form} results={null} error={null} />;
       }
       try {
-        const { memories } = await retrieve(deps.memory, agentId, {
+        const { memories } = await retrieve(deps, agentId, {
           query: q.query || undefined,
           k: q.k,
           weights: { recency: q.recency, importance: q.importance, relevance: q.relevance },

@@ -190,7 +190,7 @@ describe("expiresAt", () => {
     const later = new Date("2099-03-01T12:00:02.000Z");
     expect(await agentsWithExpired(t.system.database.db, later, 1_000)).toContain(agent);
     clock.set(later.toISOString());
-    expect(await retainAgent(t.system.memory, agent)).toEqual({ deleted: 1 });
+    expect(await retainAgent(t.system.services, agent)).toEqual({ deleted: 1 });
     expect(await agentsWithExpired(t.system.database.db, later, 1_000)).not.toContain(agent);
     const [n] = await queryRows<{ n: string }>(
       t.system.database.db,

@@ -30,7 +30,7 @@ const post = (agent: string, body: unknown, headers = admin) =>
 
 /** Every document memory of the agent from `source`, in position order, straight from the table. */
 async function sectionsOf(agent: string, source: string) {
-  const rows = await t.system.memory.db
+  const rows = await t.system.services.db
     .select()
     .from(memories)
     .where(
@@ -117,7 +117,7 @@ describe("POST /v1/agents/{agentId}/documents", () => {
     expect(after[3]?.id).toBe(before[2]?.id);
     expect(after[3]?.metadata).toMatchObject({ position: 3, sections: 4 });
     expect(after[1]?.id).not.toBe(before[1]?.id);
-    const all = await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent));
+    const all = await t.system.services.db.select().from(memories).where(eq(memories.agentId, agent));
     expect(all).toHaveLength(4);
   });
 
@@ -223,7 +223,7 @@ describe("listing, deleting and retrieving documents", () => {
     expect(await del.json()).toEqual({ source: "a.md", deleted: 3, derived: {} });
     expect(await sectionsOf(agent, "a.md")).toHaveLength(0);
     expect(await sectionsOf(agent, "b.md")).toHaveLength(1);
-    const left = await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent));
+    const left = await t.system.services.db.select().from(memories).where(eq(memories.agentId, agent));
     expect(left.map((m) => m.kind).sort()).toEqual(["document", "observation"]);
     expect((await t.call("DELETE", `${path(agent)}/documents?source=a.md`, undefined, admin)).status).toBe(
       404,

@@ -23,7 +23,7 @@ afterAll(async () => {
   await own?.drop();
 });
 
-const db = () => t.system.core.db;
+const db = () => t.system.services.db;
 const vector = (i: number) => Array.from({ length: 64 }, (_, d) => Math.sin(i + d));
 
 async function seed(agent: string, n: number): Promise<void> {

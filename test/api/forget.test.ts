@@ -118,7 +118,7 @@ describe("POST /forget", () => {
     const expected = ["o0", "o1", "o2", "o4", "o6", "o7", "o8", "o9"].map((k) => id[k]);
     expect(dry).toMatchObject({ count: 8, byKind: { observation: 8 }, sample: expected });
     // Batches of 3: three statements, the last one short.
-    const run = await forget(t.system.memory, agent, { policy }, 3);
+    const run = await forget(t.system.services, agent, { policy }, 3);
     expect(run).toEqual({ ...dry, dryRun: false });
     expect((await listed(agent)).sort()).toEqual([id.o3, id.o5, id.o10, id.r].sort());
     expect(await vectorsOf(agent)).toBe(4);

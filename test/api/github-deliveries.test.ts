@@ -31,7 +31,7 @@ beforeAll(async () => {
       for (const e of events) {
         if (e.kind !== "memories.pending") continue;
         const ids = e.items.map((i) => i.memoryId);
-        const rows = await t.system.memory.db.select().from(memories).where(inArray(memories.id, ids));
+        const rows = await t.system.services.db.select().from(memories).where(inArray(memories.id, ids));
         announced.push({ items: e.items, visible: rows.length });
       }
       await jobs(events.filter((e) => e.kind !== "memories.pending"));
@@ -149,7 +149,7 @@ describe("a signed body replayed under a new delivery id", () => {
     const again = newId();
     expect((await deliver(t, { event: "issues", id: again, body, secret: SECRET })).status).toBe(200);
     expect((await deliveryRow(t, again))?.reason).toContain(first);
-    const stored = await t.system.memory.db
+    const stored = await t.system.services.db
       .select({ id: memories.id })
       .from(memories)
       .where(
@@ -163,7 +163,7 @@ describe("processing failures, retries and the sweep", () => {
   it("records a failure with its reason, and a redelivery of the same id retries it", async () => {
     const id = newId();
     const repo = `acme/fail-${s}`;
-    await receiveDelivery(t.system.memory, { id, event: "issues", payload: issueIn(repo) });
+    await receiveDelivery(t.system.services, { id, event: "issues", payload: issueIn(repo) });
     let broken = true;
     const clock = {
       now: () => {
@@ -174,7 +174,7 @@ describe("processing failures, retries and the sweep", () => {
         return new Date();
       },
     };
-    const deps = { ...t.system.github, clock };
+    const deps = { ...t.system.services, clock };
     await expect(processDelivery(deps, id)).rejects.toThrow("clock unplugged");
     expect(await deliveryRow(t, id)).toMatchObject({
       status: "failed",
@@ -203,7 +203,7 @@ describe("processing failures, retries and the sweep", () => {
       admin,
     );
     expect(((await memories.json()) as { memories: unknown[] }).memories.length).toBe(1);
-    await expect(processDelivery(t.system.github, id)).resolves.toEqual({ status: "skipped" });
+    await expect(processDelivery(t.system.services, id)).resolves.toEqual({ status: "skipped" });
   });
 
   it("announces enrichment work only after the memories are committed", async () => {
@@ -222,25 +222,25 @@ describe("processing failures, retries and the sweep", () => {
   it("sweeps deliveries stuck in received and failed ones below the attempt limit; leaves the rest", async () => {
     const [stuck, failing, exhausted, fresh] = [newId(), newId(), newId(), newId()];
     const repo = `acme/sweep-${s}`;
-    const past = { ...t.system.memory, clock: fixedClock("2020-01-01T00:00:00Z") };
+    const past = { ...t.system.services, clock: fixedClock("2020-01-01T00:00:00Z") };
     for (const id of [stuck, failing, exhausted]) {
       await receiveDelivery(past, { id, event: "issues", payload: issueIn(repo) });
     }
-    await receiveDelivery(t.system.memory, { id: fresh, event: "issues", payload: issueIn(repo) });
+    await receiveDelivery(t.system.services, { id: fresh, event: "issues", payload: issueIn(repo) });
     const failedAt = new Date("2020-01-01T00:01:00Z");
-    await t.system.memory.db
+    await t.system.services.db
       .update(githubDeliveries)
       .set({ status: "failed", attempts: 2, processedAt: failedAt })
       .where(eq(githubDeliveries.id, failing));
-    await t.system.memory.db
+    await t.system.services.db
       .update(githubDeliveries)
       .set({ status: "failed", attempts: 3, processedAt: failedAt })
       .where(eq(githubDeliveries.id, exhausted));
 
     const enqueued: JobRequest[] = [];
     await sweepOnce({
-      db: t.system.memory.db,
-      clock: t.system.memory.clock,
+      db: t.system.services.db,
+      clock: t.system.services.clock,
       sink: { enqueue: async (jobs) => void enqueued.push(...jobs) },
       afterMs: 60 * 60_000,
       limit: 5_000,
@@ -254,8 +254,8 @@ describe("processing failures, retries and the sweep", () => {
 
     // Through the real queue the swept deliveries finish.
     await sweepOnce({
-      db: t.system.memory.db,
-      clock: t.system.memory.clock,
+      db: t.system.services.db,
+      clock: t.system.services.clock,
       sink: t.system.jobs.sink,
       afterMs: 60 * 60_000,
       limit: 5_000,
@@ -272,10 +272,10 @@ describe("processing failures, retries and the sweep", () => {
     // A database that refuses this agent's memories (a trigger, only for this test's agent):
     // every attempt fails inside Postgres, and the failure is recorded on the delivery.
     const fn = sql.identifier(`refuse_${s.replaceAll("-", "_")}`);
-    await t.system.memory.db.execute(
+    await t.system.services.db.execute(
       sql`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$`,
     );
-    await t.system.memory.db.execute(
+    await t.system.services.db.execute(
       sql`CREATE TRIGGER ${fn} BEFORE INSERT ON memories FOR EACH ROW
           WHEN (NEW.agent_id = ${sql.raw(`'github:${repo}'`)}) EXECUTE FUNCTION ${fn}()`,
     );
@@ -292,13 +292,13 @@ describe("processing failures, retries and the sweep", () => {
       const listed = (await list("?status=failed&limit=500", admin)).find((d) => d.id === id);
       expect(listed).toMatchObject({ status: "failed", reason: row.reason });
     } finally {
-      await t.system.memory.db.execute(sql`DROP TRIGGER ${fn} ON memories`);
-      await t.system.memory.db.execute(sql`DROP FUNCTION ${fn}()`);
+      await t.system.services.db.execute(sql`DROP TRIGGER ${fn} ON memories`);
+      await t.system.services.db.execute(sql`DROP FUNCTION ${fn}()`);
     }
   });
 
   it("rejects processing an unknown delivery with NotFound", async () => {
-    await expect(processDelivery(t.system.github, `missing-${s}`)).rejects.toThrow(/not found/);
+    await expect(processDelivery(t.system.services, `missing-${s}`)).rejects.toThrow(/not found/);
   });
 });
 
@@ -309,8 +309,8 @@ describe("POST /v1/webhooks/github/deliveries/{id}/retry", () => {
   it("retries a failed delivery by hand, even past the sweep's attempt limit", async () => {
     const id = newId();
     const repo = `acme/manual-${s}`;
-    await receiveDelivery(t.system.memory, { id, event: "issues", payload: issueIn(repo) });
-    await t.system.memory.db
+    await receiveDelivery(t.system.services, { id, event: "issues", payload: issueIn(repo) });
+    await t.system.services.db
       .update(githubDeliveries)
       .set({ status: "failed", attempts: 3, reason: "earlier failure" })
       .where(eq(githubDeliveries.id, id));
@@ -339,8 +339,8 @@ describe("POST /v1/webhooks/github/deliveries/{id}/retry", () => {
       secret: SECRET,
     });
     await waitForDeliveries(t, [mine, theirs]);
-    await receiveDelivery(t.system.memory, { id: unrouted, event: "issues", payload: issueIn(tenantRepo) });
-    await t.system.memory.db
+    await receiveDelivery(t.system.services, { id: unrouted, event: "issues", payload: issueIn(tenantRepo) });
+    await t.system.services.db
       .update(githubDeliveries)
       .set({ status: "failed", attempts: 1 })
       .where(eq(githubDeliveries.id, unrouted));

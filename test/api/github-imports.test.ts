@@ -58,7 +58,7 @@ describe("POST /v1/agents/{agentId}/imports/github", () => {
     const queued = (await res.json()) as Import;
     expect(queued).toMatchObject({ id: expect.stringMatching(/^imp_/), agentIds: [agent] });
     expect(await finished(agent, queued.id)).toMatchObject({ status: "succeeded", counts: { stored: 19 } });
-    const rows = await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent));
+    const rows = await t.system.services.db.select().from(memories).where(eq(memories.agentId, agent));
     expect(rows).toHaveLength(19);
 
     const again = (await (

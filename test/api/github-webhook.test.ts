@@ -112,7 +112,7 @@ describe("POST /webhooks/github: happy path", () => {
     await waitForDeliveries(t, [id]);
     const late = await deliver(t, { event: "pull_request", id, body, secret: OLD });
     expect(await late.json()).toEqual({ deliveryId: id, status: "duplicate" });
-    await t.system.github.announce([{ kind: "delivery.accepted", deliveryId: id }]); // a stray extra run is harmless too
+    await t.system.services.announce([{ kind: "delivery.accepted", deliveryId: id }]); // a stray extra run is harmless too
     await waitForDeliveries(t, [id]);
     expect((await memoriesOf(`github:${repo}`)).length).toBe(1);
   });
@@ -189,7 +189,7 @@ describe("POST /webhooks/github: nothing unsigned is accepted", () => {
     const id = newId();
     const res = await deliver(t, { event: "issues", id, body, headers });
     await expectError(res, 401, "invalid_signature", "X-Hub-Signature-256");
-    expect(await getDeliveryStatus(t.system.memory, id)).toBeNull();
+    expect(await getDeliveryStatus(t.system.services, id)).toBeNull();
   });
 
   it("answers 501 not_configured when no secret is configured", async () => {
@@ -197,7 +197,7 @@ describe("POST /webhooks/github: nothing unsigned is accepted", () => {
     const res = await deliver(unconfigured, { event: "issues", id, body, secret: NEW });
     const error = await expectError(res, 501, "not_configured");
     expect(error.message).toMatch(/GITHUB_WEBHOOK_SECRET/);
-    expect(await getDeliveryStatus(unconfigured.system.memory, id)).toBeNull();
+    expect(await getDeliveryStatus(unconfigured.system.services, id)).toBeNull();
   });
 });
 
@@ -217,7 +217,7 @@ describe("POST /webhooks/github: malformed deliveries", () => {
     const id = newId();
     const res = await deliver(t, { event: "issues", id, body: '{"action": "opened",', secret: NEW });
     await expectError(res, 400, "invalid_request", "body");
-    expect(await getDeliveryStatus(t.system.memory, id)).toBeNull();
+    expect(await getDeliveryStatus(t.system.services, id)).toBeNull();
   });
 
   it("answers 413 to a body over GitHub's 25 MB limit, and stores nothing", async () => {
@@ -226,6 +226,6 @@ describe("POST /webhooks/github: malformed deliveries", () => {
     const res = await deliver(t, { event: "issues", id, body: big, secret: NEW });
     const error = await expectError(res, 413, "payload_too_large");
     expect(error.message).toMatch(/26214400/);
-    expect(await getDeliveryStatus(t.system.memory, id)).toBeNull();
+    expect(await getDeliveryStatus(t.system.services, id)).toBeNull();
   });
 });

@@ -87,7 +87,7 @@ describe("key scopes", () => {
       await status("exact", agents.aChild),
       await status("exact", agents.ab),
     ]).toEqual([200, 404, 404]);
-    const listed = await listAgents(t.system.memory, { scope: { kind: "exact", value: A }, limit: 10 });
+    const listed = await listAgents(t.system.services, { scope: { kind: "exact", value: A }, limit: 10 });
     expect(listed.agents).toEqual([A]);
   });
 });

@@ -215,7 +215,7 @@ describe("memory history: erased with the memory", () => {
     expect(await kept(agent)).toBe(6);
     // Retention's run (no read before it) removes the other expired one.
     clock.set("2099-03-01T14:30:00.000Z");
-    expect(await retainAgent(pg.system.memory, agent)).toEqual({ deleted: 1 });
+    expect(await retainAgent(pg.system.services, agent)).toEqual({ deleted: 1 });
     expect((await history(pg.call, agent, retained)).status).toBe(404);
     expect(await kept(agent)).toBe(4);
     expect(await revisions(pg.call, agent, kept1)).toHaveLength(2);

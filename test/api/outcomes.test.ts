@@ -212,9 +212,9 @@ describe("consolidation into lessons (offline: template wording)", () => {
     const agent = uniq("learn-sweep");
     // Written with its `outcome.recorded` left unannounced: as if the job were lost with the queue.
     const { recordOutcome } = await import("../../src/memory/outcomes/record-outcome");
-    const announce = offline.system.memory.announce;
+    const announce = offline.system.services.announce;
     const deps = {
-      ...offline.system.memory,
+      ...offline.system.services,
       announce: without("outcome.recorded")(announce),
     };
     for (let i = 0; i < 3; i++) await recordOutcome(deps, agent, { ...fail, success: true });
@@ -223,7 +223,7 @@ describe("consolidation into lessons (offline: template wording)", () => {
     const { sweepOnce } = await import("../../src/jobs/sweep");
     const n = await sweepOnce({
       db: offline.system.database.db,
-      clock: offline.system.memory.clock,
+      clock: offline.system.services.clock,
       sink: offline.system.jobs.sink,
       afterMs: 0,
       limit: 100,

@@ -148,7 +148,7 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
   }
   await consolidateOutcomes(
-    { ...pg.system.memory, taskEmbedder: pg.system.providers.embedder, chat: null },
+    { ...pg.system.services, taskEmbedder: pg.system.providers.embedder, chat: null },
     agent,
     "upload",
     { templateFallback: true },

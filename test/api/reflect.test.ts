@@ -266,8 +266,8 @@ describe("threshold trigger", () => {
     try {
       // As two processes would: each checks the threshold, both try to claim the run.
       const results = await Promise.all([
-        reflectOnThreshold(t.system.reflect, agent),
-        reflectOnThreshold(t.system.reflect, agent),
+        reflectOnThreshold(t.system.services, agent),
+        reflectOnThreshold(t.system.services, agent),
       ]);
       expect(results.filter((r) => r !== null)).toHaveLength(1);
     } finally {

@@ -39,8 +39,8 @@ const write = async (sys: TestSystem, description: string, i: number) => {
   return ((await res.json()) as { id: string }).id;
 };
 const hits = async (sys: TestSystem) =>
-  (await sys.system.core.metrics.retrieveCache.get()).values.find((v) => v.labels.result === "hit")?.value ??
-  0;
+  (await sys.system.services.metrics.retrieveCache.get()).values.find((v) => v.labels.result === "hit")
+    ?.value ?? 0;
 
 describe("the result cache", () => {
   let first: Answer;
@@ -78,7 +78,7 @@ describe("the result cache", () => {
     // The touch was made at the hit's now, in the answer and in the database.
     expect(again.memories.every((m) => m.lastAccessedAt === "2026-03-01T12:00:05.000Z")).toBe(true);
     const [row] = await queryRows<{ at: string }>(
-      a.system.core.db,
+      a.system.services.db,
       sql`SELECT to_char(last_accessed_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS at FROM memories WHERE agent_id = ${agent} AND id = ${kept}`,
     );
     expect(row?.at).toBe("12:00:05");

@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 const count = async (agent: string) =>
-  (await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent))).length;
+  (await t.system.services.db.select().from(memories).where(eq(memories.agentId, agent))).length;
 
 describe("memstream import-github", () => {
   it(

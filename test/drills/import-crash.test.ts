@@ -60,7 +60,7 @@ const succeeded = (t: TestSystem, agent: string, id: string) =>
   );
 
 const streamSize = async (t: TestSystem, agent: string) =>
-  (await t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent))).length;
+  (await t.system.services.db.select().from(memories).where(eq(memories.agentId, agent))).length;
 
 describe("github.import jobs", () => {
   it("killed mid-import (BullMQ): the next worker resumes at the import's cursor and stores each event once", async () => {
@@ -115,8 +115,8 @@ describe("github.import jobs", () => {
     const { t, repo } = await setup({ ...inProcess, MEMSTREAM_SWEEP_AFTER_MS: "0" });
     const agent = uniq("gh-lost");
     // A run that died: the row says running, no job exists anywhere.
-    const opened = await openImport(t.system.memory, { repo, agentIds: [agent], since: null });
-    await t.system.memory.db
+    const opened = await openImport(t.system.services, { repo, agentIds: [agent], since: null });
+    await t.system.services.db
       .update(githubImports)
       .set({ status: "running", attempts: 1 })
       .where(eq(githubImports.id, opened.import.id));
@@ -131,7 +131,7 @@ describe("github.import jobs", () => {
     const { REDIS_URL, MEMSTREAM_QUEUE_PREFIX, ...inProcess } = pipelineEnv();
     const { t, repo } = await setup(inProcess);
     const agent = uniq("gh-bad");
-    const opened = await openImport(t.system.memory, { repo, agentIds: [agent], since: null });
+    const opened = await openImport(t.system.services, { repo, agentIds: [agent], since: null });
     t.system.jobs.startWorkers();
     await t.system.jobs.sink.enqueue([
       jobRequest("github.import", { importId: "imp_00000000000000000000", agentId: agent }),

@@ -157,7 +157,7 @@ describe("a worker killed mid-job", () => {
     };
     expect(stream.memories).toHaveLength(1);
     await t.call("DELETE", `/v1/agents/${encodeURIComponent(agent)}`);
-    await t.system.memory.db.delete(githubDeliveries).where(eq(githubDeliveries.id, id));
+    await t.system.services.db.delete(githubDeliveries).where(eq(githubDeliveries.id, id));
   }, 120_000);
 });
 

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const pendingMemory = async () => {
-  const [m] = await createMemories(t.system.memory, agent, [{ description: `pending ${Math.random()}` }]);
+  const [m] = await createMemories(t.system.services, agent, [{ description: `pending ${Math.random()}` }]);
   if (!m) throw new Error("no memory created");
   return { memoryId: m.id, agentId: agent, revision: 1 };
 };
@@ -38,7 +38,9 @@ describe("the clock decides", () => {
   it("staleness: a memory is stale once the clock, not the database, says afterMs passed", async () => {
     const ref = await pendingMemory();
     const stale = async (ms: number) =>
-      (await stalePending({ db: t.system.core.db, clock: at(ms) }, { afterMs: 60_000, limit: 100_000 })).rows
+      (
+        await stalePending({ db: t.system.services.db, clock: at(ms) }, { afterMs: 60_000, limit: 100_000 })
+      ).rows
         .map((r) => r.memoryId)
         .includes(ref.memoryId);
     expect(await stale(30_000)).toBe(false);
@@ -50,7 +52,7 @@ describe("the clock decides", () => {
     const swept = async (ms: number) => {
       const jobs: JobRequest[] = [];
       await sweepOnce({
-        db: t.system.core.db,
+        db: t.system.services.db,
         clock: at(ms),
         sink: { enqueue: async (js) => void jobs.push(...js) },
         afterMs: 60_000,
@@ -68,7 +70,7 @@ describe("the clock decides", () => {
 
   it("claims: a claim lasts claimMs on the clock; only then may another job take or fail the row", async () => {
     const ref = await pendingMemory();
-    const db = t.system.core.db;
+    const db = t.system.services.db;
     const claim = async (ms: number, owner: string) =>
       (await claimRows({ db, clock: at(ms) }, "embedding", [ref], owner, 1_000)).length;
     expect(await claim(0, "job-a")).toBe(1);
@@ -80,11 +82,11 @@ describe("the clock decides", () => {
   });
 
   it("retention: a run is due again once the clock says its interval passed, and ages are the clock's", async () => {
-    const db = t.system.core.db;
+    const db = t.system.services.db;
     const owner = uniq("clock-retain");
     try {
       // Written at T0 + 0; a policy of 1 day: gone only when the clock is a day on.
-      await createMemories(t.system.memory, owner, [{ description: "kept, then aged out" }]);
+      await createMemories(t.system.services, owner, [{ description: "kept, then aged out" }]);
       await updateAgentSettings(
         { db, clock: at(0) },
         owner,

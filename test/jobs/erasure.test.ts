@@ -45,7 +45,7 @@ afterAll(async () => {
   await gh?.close();
 });
 
-const db = () => t.system.core.db;
+const db = () => t.system.services.db;
 const idle = () => t.system.jobs.inProcess?.idle();
 const path = (agent: string) => `/v1/agents/${encodeURIComponent(agent)}`;
 
@@ -93,7 +93,7 @@ async function heldErase(agent: string) {
   let inside = () => {};
   const erased = new Promise<void>((r) => (inside = r));
   const done = db().transaction(async (tx) => {
-    await eraseAgent({ db: tx as never, clock: t.system.core.clock }, agent);
+    await eraseAgent({ db: tx as never, clock: t.system.services.clock }, agent);
     inside();
     await gate;
   });
@@ -203,7 +203,7 @@ describe("an erase while a job holds the agent's work", () => {
       200,
     );
     const erasing = await heldErase(agent);
-    const run = retainAgent(t.system.memory, agent).then(
+    const run = retainAgent(t.system.services, agent).then(
       () => null,
       (e: unknown) => e,
     );
@@ -221,13 +221,13 @@ describe("an erase while a job holds the agent's work", () => {
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
     const text = {
-      splitDocument: async (input: Parameters<typeof t.system.text.splitDocument>[0]) => {
+      splitDocument: async (input: Parameters<typeof t.system.services.text.splitDocument>[0]) => {
         arrive();
         await gate;
-        return t.system.text.splitDocument(input);
+        return t.system.services.text.splitDocument(input);
       },
     };
-    const imported = importDocument({ ...t.system.memory, text }, agent, {
+    const imported = importDocument({ ...t.system.services, text }, agent, {
       source: "runbook.md",
       content: "# Deploy\n\nRestart the billing service, then check the port.",
     }).then(
@@ -283,7 +283,7 @@ describe("learning and the retrieval log", () => {
     const learning = { enabled: true, minEvents: 4, refitEvery: 2 };
     const erasing = await heldErase(agent);
     // Reads the feedback of the old epoch (the erase has not committed), then its write waits.
-    const run = learnWeights({ ...t.system.memory, learning }, agent).then(
+    const run = learnWeights({ ...t.system.services, learning }, agent).then(
       () => null,
       (e: unknown) => e,
     );
@@ -294,7 +294,7 @@ describe("learning and the retrieval log", () => {
     expect(await count("retrieval_log", agent)).toBe(0);
     await expectGone(agent);
     // Queued past the erase: nothing to fit, nothing stored.
-    expect(await learnWeights({ ...t.system.memory, learning }, agent)).toMatchObject({ fitted: false });
+    expect(await learnWeights({ ...t.system.services, learning }, agent)).toMatchObject({ fitted: false });
     expect(await count("agent_settings", agent)).toBe(0);
   });
 
@@ -359,9 +359,9 @@ describe("GitHub sources that arrived before the erase", () => {
   it("github.deliver, queued: processed after the erase it stores nothing; a later delivery starts the next epoch", async () => {
     const id = `${s}-queued`;
     // Stored as the webhook route stores it, without the job (as if the queue had not run it yet).
-    await receiveDelivery(t.system.memory, { id, event: "issues", payload: issueEvent() });
+    await receiveDelivery(t.system.services, { id, event: "issues", payload: issueEvent() });
     await erase(deliveryAgent);
-    expect(await processDelivery(t.system.github, id)).toEqual({
+    expect(await processDelivery(t.system.services, id)).toEqual({
       status: "ignored",
       reason: "every agent it routes to was erased after it arrived",
     });

@@ -53,7 +53,7 @@ it("on PGlite, the deployment default admits one call a day and scores the rest 
       `${description} scored`,
       async () => {
         const [row] = await queryRows<{ n: number }>(
-          system.core.db,
+          system.services.db,
           sql`SELECT count(*)::int AS n FROM memories WHERE agent_id = ${agent} AND importance IS NOT NULL`,
         );
         return (row?.n ?? 0) >= 1 ? true : null;
@@ -65,7 +65,7 @@ it("on PGlite, the deployment default admits one call a day and scores the rest 
     "both scored",
     async () => {
       const rows = await queryRows<{ description: string; source: string }>(
-        system.core.db,
+        system.services.db,
         sql`SELECT description, importance_source AS source FROM memories
             WHERE agent_id = ${agent} AND importance IS NOT NULL ORDER BY description`,
       );

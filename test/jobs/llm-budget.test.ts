@@ -46,7 +46,7 @@ const runs = async (agent: string) =>
 const sources = async (agent: string) =>
   (
     await queryRows<{ description: string; source: string | null }>(
-      t.system.core.db,
+      t.system.services.db,
       sql`SELECT description, importance_source AS source FROM memories WHERE agent_id = ${agent} ORDER BY description`,
     )
   ).map((r) => [r.description, r.source]);
@@ -141,8 +141,9 @@ describe("an agent's daily LLM budget", () => {
     expect(scored.reduce((n, m) => n + (m.importance ?? 0), 0)).toBeGreaterThanOrEqual(10);
     // The scheduler asked and held it back (counted), rather than not having asked yet.
     const deferred = async () =>
-      (await t.system.core.metrics.llmBudgetDeferred.get()).values.find((v) => v.labels.work === "reflection")
-        ?.value ?? 0;
+      (await t.system.services.metrics.llmBudgetDeferred.get()).values.find(
+        (v) => v.labels.work === "reflection",
+      )?.value ?? 0;
     await waitFor("the reflection held back", async () => ((await deferred()) >= 1 ? true : null));
     expect(await runs(tight)).toEqual([]);
     expect(chatRequests().length).toBe(before + calls);

@@ -61,7 +61,7 @@ const get = async (agent: string, id: string) =>
 /** The memory's mark: when its check is due, null when none is. */
 const due = async (agent: string, id: string) => {
   const [row] = await queryRows<{ at: string | null }>(
-    t.system.core.db,
+    t.system.services.db,
     sql`SELECT supersession_due_at AS at FROM memories WHERE agent_id = ${agent} AND id = ${id}`,
   );
   return row?.at ? new Date(row.at).toISOString() : null;
@@ -77,7 +77,7 @@ const asked = (text: string) =>
 const sweep = async (sink?: SweepOptions["sink"]) => {
   const jobs: JobRequest[] = [];
   const counts = await sweepOnce({
-    db: t.system.core.db,
+    db: t.system.services.db,
     clock,
     sink: sink ?? { enqueue: async (js) => void jobs.push(...js) },
     afterMs: 60_000,
@@ -153,12 +153,12 @@ describe("supersession the sweep finds again", () => {
 
   it("marks only memories given a vector while supersession is on", async () => {
     const agent = uniq("sup-off");
-    const off = { ...t.system.memory, supersession: false };
+    const off = { ...t.system.services, supersession: false };
     const [written] = await createMemories(off, agent, [
       { description: "Fay likes tea", importance: 3, embedding: stubEmbedding("Fay likes tea") },
     ]);
     expect(await due(agent, written?.id as string)).toBeNull();
-    const [doc] = await createMemories(t.system.memory, agent, [
+    const [doc] = await createMemories(t.system.services, agent, [
       { description: "a section", kind: "document", importance: 3, embedding: stubEmbedding("a section") },
     ]);
     // Documents are not supersedable: never marked.

@@ -36,7 +36,7 @@ it("a backlog over the sweep's limit: the newest lost work of every kind is anno
   const memories = Array.from({ length: BACKLOG }, (_, i) => ({ description: `backlog ${i}` }));
   expect((await t.call("POST", `${path}/memories`, { memories })).status).toBe(201);
   for (let i = 0; i < BACKLOG; i++) {
-    await receiveDelivery(t.system.memory, { id: `${agent}-${i}`, event: "ping", payload: { zen: "x" } });
+    await receiveDelivery(t.system.services, { id: `${agent}-${i}`, event: "ping", payload: { zen: "x" } });
     expect((await t.call("POST", `${path}/outcomes`, outcome(`backlog-${i}`))).status).toBe(201);
   }
   // The work that lost its job, a second later than all of it.
@@ -44,7 +44,7 @@ it("a backlog over the sweep's limit: the newest lost work of every kind is anno
   const lost = (await (await t.call("POST", `${path}/memories`, { description: "lost" })).json()) as {
     id: string;
   };
-  await receiveDelivery(t.system.memory, { id: `${agent}-lost`, event: "ping", payload: { zen: "x" } });
+  await receiveDelivery(t.system.services, { id: `${agent}-lost`, event: "ping", payload: { zen: "x" } });
   expect((await t.call("POST", `${path}/outcomes`, outcome("lost"))).status).toBe(201);
 
   const cursors: SweepCursors = {};
@@ -52,7 +52,7 @@ it("a backlog over the sweep's limit: the newest lost work of every kind is anno
     const jobs: JobRequest[] = [];
     const counts = await sweepOnce(
       {
-        db: t.system.core.db,
+        db: t.system.services.db,
         clock: fixedClock(later(120_000)),
         sink: { enqueue: async (js) => void jobs.push(...js) },
         afterMs: 60_000,

@@ -139,7 +139,7 @@ describe("learned weights", () => {
     const before = await retrieve(agent, 0);
     expect(before.ranking.source.weights).toBe("preset");
     await useMostImportantOfBest8(agent, MIN_EVENTS + 4);
-    const r = await learnWeights(t.system.app.memory, agent);
+    const r = await learnWeights(t.system.services, agent);
     expect(r).toMatchObject({ fitted: true, adopted: true });
     const s = await settings(agent);
     const w = s.learned.weights;
@@ -173,7 +173,7 @@ describe("learned weights", () => {
     expect(reset.learned.weights).toBeNull();
     expect(reset.learned.resetAt).not.toBeNull();
     expect((await retrieve(agent, 0)).ranking.source.weights).toBe("preset");
-    expect(await learnWeights(t.system.app.memory, agent)).toMatchObject({ fitted: false });
+    expect(await learnWeights(t.system.services, agent)).toMatchObject({ fitted: false });
   });
 
   it("refuses a fit that does not improve the held-out feedback", async () => {
@@ -182,7 +182,7 @@ describe("learned weights", () => {
     await learningOn(agent);
     // The agent always uses what the current weights ranked first: nothing to gain.
     await giveFeedback(agent, MIN_EVENTS + 2, (ms) => ms[0] as Memory);
-    expect(await learnWeights(t.system.app.memory, agent)).toMatchObject({ fitted: true, adopted: false });
+    expect(await learnWeights(t.system.services, agent)).toMatchObject({ fitted: true, adopted: false });
     const s = await settings(agent);
     expect(s.learned.weights).toBeNull();
     expect(s.learned.lastFit?.adopted).toBe(false);
@@ -197,7 +197,7 @@ describe("learned weights", () => {
     // Feedback only ever names what came back: every used memory is already in the current top k,
     // so no fit can raise held-out recall, whatever pairs it orders better.
     await giveFeedback(agent, MIN_EVENTS + 4, mostImportant);
-    const r = await learnWeights(t.system.app.memory, agent);
+    const r = await learnWeights(t.system.services, agent);
     expect(r).toMatchObject({ fitted: true, adopted: false });
     const fit = (await settings(agent)).learned.lastFit;
     expect(fit?.heldOutRecall?.current).toBe(1);
@@ -210,7 +210,7 @@ describe("learned weights", () => {
     await seed(agent);
     expect((await t.call("PUT", `/v1/agents/${agent}/settings`, { learnWeights: false })).status).toBe(200);
     await giveFeedback(agent, MIN_EVENTS, mostImportant);
-    expect(await learnWeights(t.system.app.memory, agent)).toEqual({
+    expect(await learnWeights(t.system.services, agent)).toEqual({
       fitted: false,
       reason: "learning is off for the agent",
     });
@@ -218,7 +218,7 @@ describe("learned weights", () => {
     await seed(few);
     await learningOn(few);
     await giveFeedback(few, MIN_EVENTS - 1, mostImportant);
-    expect(await learnWeights(t.system.app.memory, few)).toMatchObject({ fitted: false });
+    expect(await learnWeights(t.system.services, few)).toMatchObject({ fitted: false });
   });
 
   it("feedback starts an agent.learn job once the agent has enough", async () => {

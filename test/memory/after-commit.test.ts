@@ -45,7 +45,7 @@ function probe(deps: MemoryDeps, agentId: string) {
 describe("announcements inside a transaction", () => {
   it("are made after the commit, in one call holding every kind, and not at all after a rollback", async () => {
     const agent = uniq("after-commit");
-    const base = { ...t.system.memory, supersession: true };
+    const base = { ...t.system.services, supersession: true };
     const write = (memory: MemoryDeps) =>
       createMemories(memory, agent, [
         // A vector and importance given: supersession and reflection are announced.

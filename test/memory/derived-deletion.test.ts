@@ -25,7 +25,7 @@ afterAll(async () => {
   await own?.drop();
 });
 
-const db = () => t.system.core.db;
+const db = () => t.system.services.db;
 const path = (agent: string) => `/v1/agents/${encodeURIComponent(agent)}`;
 
 async function write(agent: string, body: object): Promise<Memory> {

@@ -42,13 +42,13 @@ describe("enrichment claims and stores lock rows in one order", () => {
     const refs: MemoryRef[] = [];
     for (const agentId of agents) {
       const made = await createMemories(
-        t.system.memory,
+        t.system.services,
         agentId,
         Array.from({ length: 30 }, (_, i) => ({ description: `lock order ${i}` })),
       );
       refs.push(...made.map((m) => ({ memoryId: m.id, agentId, revision: 1 })));
     }
-    const deps = { db: t.system.core.db, clock: t.system.core.clock };
+    const deps = { db: t.system.services.db, clock: t.system.services.clock };
     const errors: { code?: string; message: string }[] = [];
     const run = (p: Promise<unknown>) =>
       p.catch((e: { code?: string; message: string }) => {
@@ -63,7 +63,7 @@ describe("enrichment claims and stores lock rows in one order", () => {
         // A score store at a revision no row has: it locks its rows, and updates none.
         run(
           storeScores(
-            t.system.core.db,
+            t.system.services.db,
             "test",
             shuffled(refs, round * 4 + 4)
               .slice(0, 5)

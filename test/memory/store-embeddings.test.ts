@@ -24,7 +24,7 @@ it("stores a chunk of several memories of two agents: every row ready, one vecto
   const items = [];
   for (const agentId of agents) {
     const made = await createMemories(
-      t.system.memory,
+      t.system.services,
       agentId,
       Array.from({ length: 5 }, (_, i) => ({ description: `chunk note ${i}` })),
     );
@@ -32,10 +32,10 @@ it("stores a chunk of several memories of two agents: every row ready, one vecto
       ...made.map((m) => ({ agentId, memoryId: m.id, revision: 1, vector: stubEmbedding(m.description) })),
     );
   }
-  const stored = await storeEmbeddings(t.system.core.db, "stub-embed@64", items);
+  const stored = await storeEmbeddings(t.system.services.db, "stub-embed@64", items);
   expect(stored.map((s) => s.id).sort()).toEqual(items.map((i) => i.memoryId).sort());
   const rows = await queryRows<{ agent: string; n: number; ready: number }>(
-    t.system.core.db,
+    t.system.services.db,
     sql`SELECT m.agent_id AS agent, count(e.memory_id)::int AS n,
           count(*) FILTER (WHERE m.embedding_status = 'ready')::int AS ready
         FROM memories m LEFT JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id

@@ -40,7 +40,7 @@ type Row = typeof githubDeliveries.$inferSelect;
 export async function waitForDeliveries(t: TestSystem, ids: string[], timeoutMs = 20_000): Promise<Row[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await t.system.memory.db
+    const rows = await t.system.services.db
       .select()
       .from(githubDeliveries)
       .where(inArray(githubDeliveries.id, ids));
@@ -53,7 +53,7 @@ export async function waitForDeliveries(t: TestSystem, ids: string[], timeoutMs 
 
 /** The stored delivery row, or undefined. */
 export async function deliveryRow(t: TestSystem, id: string): Promise<Row | undefined> {
-  const [row] = await t.system.memory.db
+  const [row] = await t.system.services.db
     .select()
     .from(githubDeliveries)
     .where(inArray(githubDeliveries.id, [id]));

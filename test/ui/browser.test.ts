@@ -35,7 +35,7 @@ beforeAll(async () => {
     importance,
     embedding: stubEmbedding(description),
   });
-  seeded = await createMemories(t.system.memory, agentId, [
+  seeded = await createMemories(t.system.services, agentId, [
     mem("Isabella is planning a Valentine's Day party at Hobbs Cafe", "2026-02-10T09:00:00Z", 7),
     mem("Maria said she will bring her friend Klaus to the party", "2026-02-11T09:00:00Z", 5),
     mem("The espresso machine at Hobbs Cafe is broken", "2026-02-12T09:00:00Z", 3),
@@ -43,7 +43,7 @@ beforeAll(async () => {
       mem(`Isabella wiped table ${i + 1}`, `2026-02-01T${String(i % 24).padStart(2, "0")}:00:00Z`, 1),
     ),
   ]);
-  [reflection] = (await createMemories(t.system.memory, agentId, [
+  [reflection] = (await createMemories(t.system.services, agentId, [
     {
       description: "Isabella's party is becoming a community event",
       kind: "reflection",

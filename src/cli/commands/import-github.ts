@@ -52,14 +52,14 @@ ${EXIT_HELP}
     const system = await composeSystem(config, logger, { role: "memstream import-github" });
     const bar = progressBar(io.stderr);
     try {
-      const opened = await openImport(system.memory, {
+      const opened = await openImport(system.services, {
         repo,
         agentIds: agents,
         since: since ? new Date(since).toISOString() : null,
       });
       if (opened.resumed)
         logger.info("resuming an unfinished import", { id: opened.import.id, phase: opened.import.phase });
-      const done = await runImport(system.github, opened.import.id, {
+      const done = await runImport(system.services, opened.import.id, {
         github: { token: config.github.token, baseUrl: config.github.apiUrl },
         onProgress: (p) =>
           bar.draw(

@@ -1,5 +1,6 @@
 import { UnrecoverableError } from "bullmq";
 import { AgentErased } from "../../memory/erasure/guard";
+import type { Services } from "../../services";
 import { JOBS, type JobName, type Payload } from "../catalog";
 import { consolidateOutcomesJob } from "./consolidate-outcomes";
 import { deliverGithub } from "./deliver-github";
@@ -10,9 +11,9 @@ import { reflectAgentJob } from "./reflect-agent";
 import { retainAgentJob } from "./retain-agent";
 import { scoreImportance } from "./score-importance";
 import { supersedeMemories } from "./supersede-memories";
-import type { JobRun, Processor, ProcessorDeps } from "./types";
+import type { JobRun, Processor } from "./types";
 
-export type { JobRun, ProcessorContext, ProcessorDeps } from "./types";
+export type { JobRun, ProcessorContext } from "./types";
 
 /** One processor per job of the catalog; a job without one fails the typecheck. */
 const PROCESSORS: { [N in JobName]: Processor<N> } = {
@@ -33,7 +34,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
  * whose agent was erased while it waited or ran (`AgentErased`: its write was refused in the
  * write's own transaction, ADR 0027) is done: it ends without writing and without a retry.
  */
-export async function runJob(deps: ProcessorDeps, name: string, data: unknown, run: JobRun) {
+export async function runJob(deps: Services, name: string, data: unknown, run: JobRun) {
   if (!(name in JOBS)) throw new UnrecoverableError(`unknown job ${name}`);
   const job = name as JobName;
   const parsed = JOBS[job].payload.safeParse(data);

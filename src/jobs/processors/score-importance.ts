@@ -84,7 +84,7 @@ export const BUDGET_SOURCE_PREFIX = "budget:";
  */
 function scorerFor(ctx: ProcessorContext): ((agentId: string) => Promise<ImportanceScorer>) | null {
   const { budget, offlineImportance, chat } = ctx;
-  if (!budget || !offlineImportance || !chat) return null;
+  if (!chat) return null;
   const fallback: ImportanceScorer = {
     id: `${BUDGET_SOURCE_PREFIX}${offlineImportance.id}`,
     score: (texts, context) => offlineImportance.score(texts, context),

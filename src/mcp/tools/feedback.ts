@@ -28,7 +28,7 @@ export function registerFeedback(server: McpServer, source: McpDepsSource, sessi
       guard(source, "feedback", async (deps) => {
         const { agentId: requested, ...input } = args;
         const agentId = resolveAgent(session, requested);
-        const r = await recordFeedback(deps.memory, agentId, input);
+        const r = await recordFeedback(deps, agentId, input);
         return ok(`Noted: ${r.used} used, ${r.unused} unused.`, { agentId, ...r });
       }),
   );

@@ -22,7 +22,7 @@ export function registerForget(server: McpServer, source: McpDepsSource, session
     (args) =>
       guard(source, "forget", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
-        await deleteMemory(deps.memory, agentId, args.id);
+        await deleteMemory(deps, agentId, args.id);
         return ok(`Forgot ${args.id}.`, { agentId, id: args.id, deleted: true });
       }),
   );

@@ -67,7 +67,7 @@ export function registerRecall(server: McpServer, source: McpDepsSource, session
       guard(source, "recall", async (deps) => {
         const { agentId: requested, ...query } = args;
         const agentId = resolveAgent(session, requested);
-        const result = await retrieveContext(deps.memory, agentId, { ...query, format: "text" }, deps.text);
+        const result = await retrieveContext(deps, agentId, { ...query, format: "text" }, deps.text);
         const ids = result.memories.map((m) => m.id);
         // Nothing returned because the best memory alone is over the budget is not an empty stream.
         const text =

@@ -40,7 +40,7 @@ export function registerRecordOutcome(server: McpServer, source: McpDepsSource, 
       guard(source, "record_outcome", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
         const { agentId: _, ...outcome } = args;
-        const stored = await recordOutcome(deps.memory, agentId, outcome);
+        const stored = await recordOutcome(deps, agentId, outcome);
         return ok(`Recorded outcome ${stored.id} for ${agentId}: ${stored.description}`, {
           agentId,
           id: stored.id,

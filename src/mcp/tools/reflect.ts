@@ -23,7 +23,7 @@ export function registerReflect(server: McpServer, source: McpDepsSource, sessio
     (args) =>
       guard(source, "reflect", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
-        const { run, insights } = await reflectAgent(deps.reflect, agentId, "manual");
+        const { run, insights } = await reflectAgent(deps, agentId, "manual");
         if (run.status === "failed") {
           throw new ReflectionFailed(`reflection failed: ${run.error ?? "unknown error"}`, { runId: run.id });
         }

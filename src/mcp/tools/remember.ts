@@ -66,7 +66,7 @@ export function registerRemember(server: McpServer, source: McpDepsSource, sessi
           throw new Invalid("description is required (or memories, for several)", { field: "description" });
         }
         const inputs = many ?? [{ ...one, description: one.description as string }];
-        const stored = await createMemories(deps.memory, agentId, inputs);
+        const stored = await createMemories(deps, agentId, inputs);
         const ids = stored.map((m) => m.id);
         return ok(
           `Stored ${stored.length} memor${stored.length === 1 ? "y" : "ies"} for ${agentId}: ${ids.join(", ")}`,

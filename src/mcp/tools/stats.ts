@@ -18,7 +18,7 @@ export function registerStats(server: McpServer, source: McpDepsSource, session:
     (args) =>
       guard(source, "stats", async (deps) => {
         const agentId = resolveAgent(session, args.agentId);
-        const s = await agentStats(deps.memory, agentId);
+        const s = await agentStats(deps, agentId);
         const text = [
           `${agentId}: ${describeCounts(s)}`,
           `importance: ${s.importance.ready} ready, ${s.importance.pending} pending, ${s.importance.failed} failed`,

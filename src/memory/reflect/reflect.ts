@@ -83,7 +83,7 @@ export async function reflectAgent(
 }
 
 function finished(deps: ReflectAgentDeps, result: ReflectionResult): ReflectionResult {
-  deps.onRunFinished?.(result.run);
+  deps.onRunFinished(result.run);
   return result;
 }
 

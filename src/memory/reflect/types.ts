@@ -31,5 +31,5 @@ export type ReflectAgentDeps = MemoryDeps & {
   /** Deployment default threshold; an agent setting overrides it. 0 = no threshold trigger. */
   reflectionThreshold: number;
   /** Told of every finished run (succeeded or failed), e.g. to count runs and tokens in metrics. */
-  onRunFinished?: (run: ReflectionRun) => void;
+  onRunFinished: (run: ReflectionRun) => void;
 };

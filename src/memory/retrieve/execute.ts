@@ -114,7 +114,7 @@ export function exactStatement(plan: ExactPlan, p: RankParams, tuning: Tuning = 
  *   in parallel at all. The threshold statement's pass over every distance is then split across
  *   processes (retrieve() paired: 1M memories 0.66× the time; 100k 0.955–0.97×; 10k streams no
  *   parallel plan, unchanged); the fused statement's scans of both tables are
- *   (docs/performance-history.md). The planner cannot see this by itself: it prices a vector distance like
+ *   (docs/adr/0020, docs/adr/0014). The planner cannot see this by itself: it prices a vector distance like
  *   an integer comparison. Every other statement runs serially: PostgreSQL 15 can only run a
  *   parallel left join by hashing the vector side, which copies every vector into the hash table
  *   (and spilled 200 MB to disk at 100k inline vectors); serially the narrow memories side is

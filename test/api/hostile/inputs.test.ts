@@ -46,7 +46,7 @@ beforeAll(async () => {
     },
   });
   // As `npm start` does before it listens: the text threads start and load the tokenizer.
-  await t.system.text.warm();
+  await t.system.services.text.warm();
   server = await listen(t.app.fetch);
   target = { url: server.url, key: "hostile-admin", agent: uniq("hostile"), secret };
   probe = startProbe(server.url);

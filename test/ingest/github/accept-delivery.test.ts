@@ -19,13 +19,13 @@ beforeAll(async () => {
   t = await startTestSystem({ env: { GITHUB_WEBHOOK_SECRET: SECRET } });
 });
 afterAll(async () => {
-  await t?.system.core.db.delete(githubDeliveries).where(inArray(githubDeliveries.id, ids));
+  await t?.system.services.db.delete(githubDeliveries).where(inArray(githubDeliveries.id, ids));
   await t?.close();
 });
 
 const enqueued: string[] = [];
 const deps = () => ({
-  ...t.system.github,
+  ...t.system.services,
   announce: async (events: readonly WorkEvent[]) => {
     for (const e of events) if (e.kind === "delivery.accepted") enqueued.push(e.deliveryId);
   },
@@ -38,7 +38,7 @@ function request(event: string, body: object, secret = SECRET): WebhookRequest {
   return { raw, signature: sign(raw, secret), event, deliveryId: id, contentType: "application/json" };
 }
 const stored = async (id: string) =>
-  (await t.system.core.db.select().from(githubDeliveries).where(eq(githubDeliveries.id, id)))[0];
+  (await t.system.services.db.select().from(githubDeliveries).where(eq(githubDeliveries.id, id)))[0];
 
 describe("acceptDelivery", () => {
   it("stores a new delivery and announces it once", async () => {
@@ -59,7 +59,7 @@ describe("acceptDelivery", () => {
     enqueued.length = 0;
     expect((await acceptDelivery(deps(), req)).status).toBe("duplicate");
     expect(enqueued).toEqual([req.deliveryId]);
-    await t.system.core.db
+    await t.system.services.db
       .update(githubDeliveries)
       .set({ status: "processed" })
       .where(eq(githubDeliveries.id, req.deliveryId as string));

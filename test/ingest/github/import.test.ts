@@ -26,16 +26,16 @@ async function setup(n = 5) {
 }
 const github = (stub: StubGithub) => ({ token: "test-token", baseUrl: stub.url, timeUnitMs: 20 });
 const start = async (full: string, since: string | null = null) =>
-  (await openImport(t.system.memory, { repo: full, agentIds: [], since })).import.id;
+  (await openImport(t.system.services, { repo: full, agentIds: [], since })).import.id;
 /** The repository's issues list (not an issue's comments). */
 const ISSUES_LIST = /\/issues(\?|$)/;
 const stream = (agent: string) =>
-  t.system.memory.db.select().from(memories).where(eq(memories.agentId, agent)).orderBy(memories.createdAt);
+  t.system.services.db.select().from(memories).where(eq(memories.agentId, agent)).orderBy(memories.createdAt);
 
 describe("GitHub repository import", () => {
   it("reads every page of issues, pull requests, reviews, releases and commits into observations at their own times", async () => {
     const { stub, full, agent } = await setup();
-    const done = await runImport(t.system.github, await start(full), { github: github(stub) });
+    const done = await runImport(t.system.services, await start(full), { github: github(stub) });
     expect(done).toMatchObject({
       status: "succeeded",
       // 5 issues, 5 pull requests with 2 reviews each, 3 releases, 5 commits
@@ -76,8 +76,8 @@ describe("GitHub repository import", () => {
 
   it("stores nothing on a re-run", async () => {
     const { stub, full, agent } = await setup();
-    await runImport(t.system.github, await start(full), { github: github(stub) });
-    const again = await runImport(t.system.github, await start(full), { github: github(stub) });
+    await runImport(t.system.services, await start(full), { github: github(stub) });
+    const again = await runImport(t.system.services, await start(full), { github: github(stub) });
     expect(again.counts).toMatchObject({ stored: 0, duplicates: 30 });
     expect(await stream(agent)).toHaveLength(30);
     await stub.close();
@@ -87,7 +87,7 @@ describe("GitHub repository import", () => {
     const { stub, full } = await setup();
     stub.fault({ match: /\/issues\?.*[&]page=2\b/, times: 1, kind: "rate-limit", resetInSeconds: 1 });
     stub.fault({ match: /\/commits/, times: 1, kind: "status", status: 502 });
-    const done = await runImport(t.system.github, await start(full), { github: github(stub) });
+    const done = await runImport(t.system.services, await start(full), { github: github(stub) });
     expect(done).toMatchObject({ status: "succeeded", counts: { stored: 30, rateLimited: 1 } });
     expect(stub.requests.filter((r) => /\/issues\?.*[&]page=2\b/.test(r))).toHaveLength(2);
     expect(stub.requests.filter((r) => /\/commits\?/.test(r) && !/[?&]page=/.test(r))).toHaveLength(2);
@@ -98,8 +98,8 @@ describe("GitHub repository import", () => {
     const { stub, full, agent } = await setup();
     const id = await start(full);
     stub.fault({ match: /\/pulls\?.*[&]page=2\b/, times: 100, kind: "status", status: 500 });
-    await expect(runImport(t.system.github, id, { github: github(stub) })).rejects.toThrow();
-    const [failed] = await t.system.memory.db.select().from(githubImports).where(eq(githubImports.id, id));
+    await expect(runImport(t.system.services, id, { github: github(stub) })).rejects.toThrow();
+    const [failed] = await t.system.services.db.select().from(githubImports).where(eq(githubImports.id, id));
     expect(failed).toMatchObject({ status: "failed", phase: "pulls" });
     expect(failed?.cursor).toMatch(/\/pulls\?.*[&]page=2\b/);
     // issues (8) and the first page of pull requests (2 opened, 2 closed, 2 reviews)
@@ -107,7 +107,7 @@ describe("GitHub repository import", () => {
 
     stub.clearFaults();
     const seen = stub.requests.length;
-    const done = await runImport(t.system.github, id, { github: github(stub) });
+    const done = await runImport(t.system.services, id, { github: github(stub) });
     expect(done).toMatchObject({ status: "succeeded", counts: { stored: 30, duplicates: 0 } });
     const after = stub.requests.slice(seen);
     expect(after.some((r) => ISSUES_LIST.test(r))).toBe(false);
@@ -138,7 +138,7 @@ describe("GitHub repository import", () => {
     ];
     const stub = await startStubGithub(repo, { pageSize: 2 });
     const agent = `github:acme/${name}`;
-    const done = await runImport(t.system.github, await start(`acme/${name}`), { github: github(stub) });
+    const done = await runImport(t.system.services, await start(`acme/${name}`), { github: github(stub) });
     // issue 2 has no comments (count 0): its comments are never asked for
     expect(stub.requests.some((r) => r.includes("/issues/2/comments"))).toBe(false);
     const rows = await stream(agent);
@@ -157,7 +157,7 @@ describe("GitHub repository import", () => {
     expect(done.counts).toMatchObject({ ignored: 2 });
 
     // Once: a re-run stores nothing, and the webhook delivering the same comment is a duplicate.
-    const again = await runImport(t.system.github, await start(`acme/${name}`), {
+    const again = await runImport(t.system.services, await start(`acme/${name}`), {
       github: github(stub),
     });
     expect(again.counts.stored).toBe(0);
@@ -181,7 +181,7 @@ describe("GitHub repository import", () => {
   it("keeps only what happened since --since", async () => {
     const { stub, full, agent } = await setup();
     const since = "2025-01-05T00:00:00Z";
-    await runImport(t.system.github, await start(full, since), { github: github(stub) });
+    await runImport(t.system.services, await start(full, since), { github: github(stub) });
     const rows = await stream(agent);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(30);
@@ -226,7 +226,7 @@ describe("import and webhooks write each event once", () => {
     await waitForDeliveries(t, [pushId]);
     expect(await stream(agent)).toHaveLength(1);
 
-    const done = await runImport(t.system.github, await start(full), { github: github(stub) });
+    const done = await runImport(t.system.services, await start(full), { github: github(stub) });
     expect(done.counts).toMatchObject({ stored: 29, duplicates: 1 });
 
     // The same issue opening and a push with the imported commit, delivered AFTER the import.
@@ -253,7 +253,7 @@ describe("import and webhooks write each event once", () => {
     const last = all.find((r) => r.description.includes("Later fix"));
     expect(last?.description).toMatch(/pushed 1 commit to main/);
     expect(last?.description).not.toContain("Commit message 5");
-    const issueOpenings = await t.system.memory.db
+    const issueOpenings = await t.system.services.db
       .select()
       .from(memories)
       .where(

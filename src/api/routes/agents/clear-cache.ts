@@ -25,6 +25,6 @@ const route = createRoute({
 export const registerClearCache = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    await clearAgentCache(deps.memory.db, agentId);
+    await clearAgentCache(deps.db, agentId);
     return c.json({ agentId, cleared: true as const }, 200);
   });

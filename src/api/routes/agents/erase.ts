@@ -28,5 +28,5 @@ const route = createRoute({
 export const registerEraseAgent = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await eraseAgent(deps.memory, agentId), 200);
+    return c.json(await eraseAgent(deps, agentId), 200);
   });

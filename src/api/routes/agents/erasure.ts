@@ -64,5 +64,5 @@ const route = createRoute({
 export const registerGetErasure = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, id } = c.req.valid("param");
-    return c.json(await getErasureReceipt(deps.memory, agentId, id), 200);
+    return c.json(await getErasureReceipt(deps, agentId, id), 200);
   });

@@ -71,7 +71,7 @@ export const registerExportAgent = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = await streamBody(
-      (write) => exportAgent(deps.memory, agentId, write),
+      (write) => exportAgent(deps, agentId, write),
       // Headers are sent: the client sees the stream end without its end line (import refuses it).
       (err) => deps.logger.error("export cut short", { agentId, error: err.stack ?? String(err) }),
     );

@@ -64,5 +64,5 @@ const route = createRoute({
 export const registerFeedback = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await recordFeedback(deps.memory, agentId, c.req.valid("json")), 200);
+    return c.json(await recordFeedback(deps, agentId, c.req.valid("json")), 200);
   });

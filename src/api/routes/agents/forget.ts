@@ -77,5 +77,5 @@ const route = createRoute({
 export const registerForget = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await forget(deps.memory, agentId, c.req.valid("json")), 200);
+    return c.json(await forget(deps, agentId, c.req.valid("json")), 200);
   });

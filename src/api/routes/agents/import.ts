@@ -78,5 +78,5 @@ export const registerImportAgent = (app: App, deps: AppDeps) =>
       );
     }
     const body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (s) => s.close() });
-    return c.json(await importAgent(deps.memory, agentId, body), 200);
+    return c.json(await importAgent(deps, agentId, body), 200);
   });

@@ -63,5 +63,5 @@ export const registerListLessons = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const q = c.req.valid("query");
-    return c.json({ lessons: await listLessons(deps.memory.db, agentId, q) }, 200);
+    return c.json({ lessons: await listLessons(deps.db, agentId, q) }, 200);
   });

@@ -43,5 +43,5 @@ const route = createRoute({
 export const registerRecordOutcome = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await recordOutcome(deps.memory, agentId, c.req.valid("json")), 201);
+    return c.json(await recordOutcome(deps, agentId, c.req.valid("json")), 201);
   });

@@ -36,7 +36,7 @@ const route = createRoute({
 export const registerReflect = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    const result = await reflectAgent(deps.reflect, agentId, "manual");
+    const result = await reflectAgent(deps, agentId, "manual");
     if (result.run.status === "failed") {
       throw new ReflectionFailed(`reflection failed: ${result.run.error ?? "unknown error"}`, {
         runId: result.run.id,

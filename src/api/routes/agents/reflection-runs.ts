@@ -29,5 +29,5 @@ export const registerReflectionRuns = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const { limit } = c.req.valid("query");
-    return c.json({ runs: await listReflectionRuns(deps.memory, agentId, limit) }, 200);
+    return c.json({ runs: await listReflectionRuns(deps, agentId, limit) }, 200);
   });

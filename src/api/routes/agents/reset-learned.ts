@@ -25,5 +25,5 @@ const route = createRoute({
 export const registerResetLearned = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await resetLearnedWeights(deps.memory, agentId), 200);
+    return c.json(await resetLearnedWeights(deps, agentId), 200);
   });

@@ -337,8 +337,8 @@ export const registerRetrieve = (app: App, deps: AppDeps) =>
     const timer = deps.metrics.retrieveDuration.startTimer();
     const { candidates, ...answer } =
       body.maxTokens !== undefined || body.format !== undefined || body.sections !== undefined
-        ? await retrieveContext(deps.memory, agentId, body, deps.text)
-        : await retrieve(deps.memory, agentId, body);
+        ? await retrieveContext(deps, agentId, body, deps.text)
+        : await retrieve(deps, agentId, body);
     // The relevance that ranked (a default may have supplied it), not the request's field.
     const plan = answer.ranking.plan;
     timer({ mode: answer.mode, plan, relevance: answer.ranking.relevance });

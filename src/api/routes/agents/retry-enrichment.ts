@@ -25,5 +25,5 @@ const route = createRoute({
 export const registerRetryEnrichment = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await retryFailed(deps.memory, agentId), 200);
+    return c.json(await retryFailed(deps, agentId), 200);
   });

@@ -247,10 +247,10 @@ export const registerAgentSettings = (app: App, deps: AppDeps) => {
   });
   app.openapi(put, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await updateAgentSettings(deps.memory, agentId, c.req.valid("json"), defaults()), 200);
+    return c.json(await updateAgentSettings(deps, agentId, c.req.valid("json"), defaults()), 200);
   });
   app.openapi(get, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await getAgentSettings(deps.memory, agentId, defaults()), 200);
+    return c.json(await getAgentSettings(deps, agentId, defaults()), 200);
   });
 };

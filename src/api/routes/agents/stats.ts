@@ -97,5 +97,5 @@ const route = createRoute({
 export const registerAgentStats = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await agentStats(deps.memory, agentId), 200);
+    return c.json(await agentStats(deps, agentId), 200);
   });

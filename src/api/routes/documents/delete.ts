@@ -30,5 +30,5 @@ const route = createRoute({
 export const registerDeleteDocument = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await deleteDocument(deps.memory, agentId, c.req.valid("query").source), 200);
+    return c.json(await deleteDocument(deps, agentId, c.req.valid("query").source), 200);
   });

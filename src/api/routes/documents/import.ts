@@ -78,10 +78,8 @@ const route = createRoute({
   },
 });
 
-export const registerImportDocument = (app: App, deps: AppDeps) => {
-  const documentDeps = { ...deps.memory, text: deps.text };
-  return app.openapi(route, async (c) => {
+export const registerImportDocument = (app: App, deps: AppDeps) =>
+  app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await importDocument(documentDeps, agentId, c.req.valid("json")), 201);
+    return c.json(await importDocument(deps, agentId, c.req.valid("json")), 201);
   });
-};

@@ -42,5 +42,5 @@ const route = createRoute({
 export const registerListDocuments = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await listDocuments(deps.memory, agentId, c.req.valid("query")), 200);
+    return c.json(await listDocuments(deps, agentId, c.req.valid("query")), 200);
   });

@@ -97,11 +97,11 @@ export const registerGithubImport = (app: App, deps: AppDeps) => {
   app.openapi(start, async (c) => {
     const { agentId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const opened = await startImport(deps.github, { repo: body.repo, agentId, since: body.since ?? null });
+    const opened = await startImport(deps, { repo: body.repo, agentId, since: body.since ?? null });
     return c.json(opened.import, 202);
   });
   app.openapi(get, async (c) => {
     const { agentId, id } = c.req.valid("param");
-    return c.json(await getImport(deps.memory, id, agentId), 200);
+    return c.json(await getImport(deps, id, agentId), 200);
   });
 };

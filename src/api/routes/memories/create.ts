@@ -73,10 +73,10 @@ export const registerCreateMemories = (app: App, deps: AppDeps) =>
     const minimal = prefersMinimal(c.req.valid("header").prefer);
     if (minimal) c.header("Preference-Applied", "return=minimal");
     if ("memories" in body) {
-      const memories = await createMemories(deps.memory, agentId, body.memories);
+      const memories = await createMemories(deps, agentId, body.memories);
       return minimal ? c.json({ ids: memories.map((m) => m.id) }, 201) : c.json({ memories }, 201);
     }
-    const [memory] = await createMemories(deps.memory, agentId, [body]);
+    const [memory] = await createMemories(deps, agentId, [body]);
     if (!memory) throw new Error("createMemories stored no memory");
     return minimal ? c.json({ id: memory.id }, 201) : c.json(memory, 201);
   });

@@ -113,5 +113,5 @@ export const registerDeleteMemories = (app: App, deps: AppDeps) =>
     const { agentId } = c.req.valid("param");
     const { dryRun, ids, filter } = c.req.valid("json");
     const selection = ids ? { ids } : { filter: { ...filter, kinds: filter?.kinds } };
-    return c.json(await deleteMemories(deps.memory, agentId, selection, dryRun ?? false), 200);
+    return c.json(await deleteMemories(deps, agentId, selection, dryRun ?? false), 200);
   });

@@ -25,5 +25,5 @@ const route = createRoute({
 export const registerDeleteMemory = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, id } = c.req.valid("param");
-    return c.json(await deleteMemory(deps.memory, agentId, id), 200);
+    return c.json(await deleteMemory(deps, agentId, id), 200);
   });

@@ -19,5 +19,5 @@ const route = createRoute({
 export const registerGetMemory = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, id } = c.req.valid("param");
-    return c.json(await getMemory(deps.memory, agentId, id), 200);
+    return c.json(await getMemory(deps, agentId, id), 200);
   });

@@ -59,5 +59,5 @@ const route = createRoute({
 export const registerGetMemoryHistory = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, id } = c.req.valid("param");
-    return c.json(await listMemoryHistory(deps.memory, agentId, id, c.req.valid("query")), 200);
+    return c.json(await listMemoryHistory(deps, agentId, id, c.req.valid("query")), 200);
   });

@@ -74,6 +74,6 @@ export const registerListMemories = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
     const q = c.req.valid("query");
-    const page = await listMemories(deps.memory, agentId, { ...q, kinds: q.kind });
+    const page = await listMemories(deps, agentId, { ...q, kinds: q.kind });
     return c.json(page, 200);
   });

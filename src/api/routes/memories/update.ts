@@ -61,5 +61,5 @@ const route = createRoute({
 export const registerUpdateMemory = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId, id } = c.req.valid("param");
-    return c.json(await updateMemory(deps.memory, agentId, id, c.req.valid("json")), 200);
+    return c.json(await updateMemory(deps, agentId, id, c.req.valid("json")), 200);
   });

@@ -45,5 +45,5 @@ export const registerListDeliveries = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const scope = c.get("apiKey")?.scope;
-    return c.json({ deliveries: await listDeliveries(deps.memory, { ...q, scope }) }, 200);
+    return c.json({ deliveries: await listDeliveries(deps, { ...q, scope }) }, 200);
   });

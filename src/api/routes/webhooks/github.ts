@@ -107,7 +107,7 @@ export const registerGithubWebhook = (app: App, deps: AppDeps) => {
   // checked on the raw bytes first (401 before anything else), then the headers, then the JSON.
   app.openAPIRegistry.registerPath(route);
   app.openapi({ ...route, request: undefined, hide: true }, async (c) => {
-    const { deliveryId, status, pong } = await acceptDelivery(deps.github, {
+    const { deliveryId, status, pong } = await acceptDelivery(deps, {
       raw: new Uint8Array(await c.req.arrayBuffer()),
       signature: c.req.header("x-hub-signature-256"),
       event: c.req.header("x-github-event"),

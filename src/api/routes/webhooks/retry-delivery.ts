@@ -35,5 +35,5 @@ const route = createRoute({
 export const registerRetryDelivery = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await retryDelivery(deps.github, id, c.get("apiKey")?.scope ?? null), 202);
+    return c.json(await retryDelivery(deps, id, c.get("apiKey")?.scope ?? null), 202);
   });

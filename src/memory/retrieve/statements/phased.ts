@@ -67,7 +67,7 @@ export const PHASE_SIZES: PhaseSizes = {
  * A stream the planner estimates under PHASES_FULL_FROM memories is seeded with half as many by
  * vector and by words: every seed costs what it does at 100k while fewer memories could rank. At
  * 10k: 61.8 against 68.3 ms p50, top-10 agreement with exact 0.995 either way
- * (docs/performance-history.md, 2026-11-29). An estimate missing (never analyzed) counts as large.
+ * (docs/adr/0032). An estimate missing (never analyzed) counts as large.
  */
 export const PHASES_FULL_FROM = 20_000;
 export const SMALL_PHASE_SIZES: PhaseSizes = { ...PHASE_SIZES, vector: 100, lexical: 100 };

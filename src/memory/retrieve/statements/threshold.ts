@@ -35,7 +35,7 @@ export const MOST_RELEVANT = 100;
  *    statement ranks every memory instead (`pruned` false on every row).
  * So only a few hundred memories are joined with `memories` instead of all of them, and the
  * distances are read twice after the floor's pass: for their bounds and for over0. A top-N sort
- * of every distance by relevance (the seeds before) cost more than both (docs/performance-history.md).
+ * of every distance by relevance (the seeds before) cost more than both (docs/adr/0020).
  * Needs a query vector and weights ≥ 0; the planner (plan.ts) sends it only whole streams.
  */
 export function thresholdRankQuery(

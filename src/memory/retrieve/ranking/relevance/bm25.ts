@@ -89,8 +89,8 @@ export const basePostings = sql`
  * and so is the length; df counts the memories whose window holds the lexeme. Neighbours are
  * those of the same run (each memory created within NEIGHBOUR_GAP_S of the one before: the same
  * conversation). A turn that answers a question rarely repeats the words of the turn that asked
- * it, nor those that named the subject a few turns earlier (ADR 0008, third amendment; ADR 0026,
- * "A wider window"). Then `rel_base` (the fused kinds') gives the windows.
+ * it, nor those that named the subject a few turns earlier (docs/adr/0008, docs/adr/0026).
+ * Then `rel_base` (the fused kinds') gives the windows.
  */
 export function bm25Ctes(postings: SQL, stats: SQL, neighbourWeights: readonly number[] = []): SQL {
   const score = sql.raw(`

@@ -59,9 +59,9 @@ export const NEIGHBOUR_GAP_S = 3_600;
  * and, as a second field, its neighbours' text: up to CONTEXT_FIELD_REACH memories either side
  * (of the same run, NEIGHBOUR_GAP_S), the nearest at weight CONTEXT_FIELD_WEIGHT, each place
  * further × CONTEXT_FIELD_DECAY (bm25.ts). ±1 at 0.5 lifted contextual's 0.781 recall@10 on
- * LoCoMo dev with the time filter to 0.809 (docs/adr/0008, third amendment); ±5 at 0.5, 0.35,
+ * LoCoMo dev with the time filter to 0.809 (docs/adr/0008); ±5 at 0.5, 0.35,
  * 0.245, 0.17, 0.12 lifts recall@10 on the tuning half 0.816 → 0.835 and on the held-out half
- * 0.803 → 0.816, at 1.35–1.41× ±1's time at 10k memories (docs/adr/0026, "A wider window"). Not the default's: it ranks old facts that share the
+ * 0.803 → 0.816, at 1.35–1.41× ±1's time at 10k memories (docs/adr/0026). Not the default's: it ranks old facts that share the
  * question's words higher, and the knowledge-update margin shrinks (ADR 0014).
  */
 export const CONTEXT_FIELD_WEIGHT = 0.5;
@@ -80,7 +80,7 @@ export const CONTEXT_FIELD_DECAY = 0.7;
  * (cos − q·f · d·f) / √((1 − (q·f)²)(1 − (d·f)²)). With
  * fewer than FORM_MIN memories of either form the direction is not estimated and the cosine is
  * the plain one. LoCoMo dev recall@10, windowed alone + time filter: tuning half 0.835 → 0.838,
- * held-out half 0.816 → 0.822 (docs/adr/0026, "The question form").
+ * held-out half 0.816 → 0.822 (docs/adr/0026).
  */
 export const ASKS_PATTERN = "[?？][\"'”’)\\]]*\\s*$";
 export const FORM_MIN = 10;

@@ -153,7 +153,7 @@ export function relevanceSql(
  * table is read by a subquery of its own (OFFSET 0 keeps it one), joined on the id. Joining the
  * tables themselves carried every candidate's tsvector, the last column of a wide row, through the
  * join: the default statement at 11k memories takes 0.91× the time (median of paired runs;
- * docs/performance-history.md). With filters or a time window the join comes first (relevanceSql), so
+ * docs/adr/0014). With filters or a time window the join comes first (relevanceSql), so
  * only the candidates' cosines are computed. The cosine is the stored vector's, else the fresh one's.
  */
 function wholeStreamBase(
