@@ -75,5 +75,5 @@ const route = createRoute({
 export const registerMaintenance = (app: App, deps: AppDeps) =>
   app.openapi(route, async (c) => {
     const { agentId } = c.req.valid("param");
-    return c.json(await maintainAgent(deps.memory, agentId, c.req.valid("json")), 200);
+    return c.json(await maintainAgent(deps, agentId, c.req.valid("json")), 200);
   });
