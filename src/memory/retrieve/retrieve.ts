@@ -17,7 +17,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import { countExpansions, EXPAND_DEFAULTS, expandSummaries } from "../tiers/expand";
 import { tierKinds } from "../tiers/kinds";
 import { readCompaction } from "../tiers/settings";
-import { MEMORY_KINDS, type MemoryKind, type ScoredMemory, type Tier } from "../types";
+import type { MemoryKind, ScoredMemory, Tier } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { consultCache } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
