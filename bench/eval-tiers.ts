@@ -35,7 +35,9 @@ const GROUP_MAX = Number(process.env.EVAL_GROUP_MAX ?? 8);
 const plainOf = (conv: string) => `locomo-${fingerprint}-${embedder.modelId}:${conv}`;
 const tieredOf = (conv: string) => `tiers-g${GROUP_MAX}-${fingerprint}-${embedder.modelId}:${conv}`;
 const enc = encodeURIComponent;
-console.log(`LoCoMo from ${dir}: ${turns.length} turns, ${queries.length} questions; embedder ${embedder.modelId}`);
+console.log(
+  `LoCoMo from ${dir}: ${turns.length} turns, ${queries.length} questions; embedder ${embedder.modelId}`,
+);
 let t0 = Date.now();
 await loadTurns(call, embedder, turns, plainOf);
 await loadTurns(call, embedder, turns, tieredOf);
@@ -113,7 +115,9 @@ for (const c of configs) {
           })) as { memories: M[] };
           // A summary finds evidence only through its expanded members, in its place.
           const flat = body.memories.flatMap((m) =>
-            m.kind === "summary" ? (m.expanded ?? []).map((e) => e.metadata.dia_id ?? "") : [m.metadata.dia_id ?? ""],
+            m.kind === "summary"
+              ? (m.expanded ?? []).map((e) => e.metadata.dia_id ?? "")
+              : [m.metadata.dia_id ?? ""],
           );
           return { q, r10: score(flat.slice(0, 10), q.evidence).r10 };
         }),
@@ -129,9 +133,13 @@ for (const c of configs) {
     "recall@10 all": mean(results).toFixed(3),
   });
 }
-console.log(`\nRanked rows per conversation (sessions before the last ${KEEP_SESSIONS} compacted, groupMax ${GROUP_MAX})`);
+console.log(
+  `\nRanked rows per conversation (sessions before the last ${KEEP_SESSIONS} compacted, groupMax ${GROUP_MAX})`,
+);
 printTable(rows.map((r) => ({ ...r, reduction: (r.reduction as number).toFixed(3) })));
-console.log(`\nrecall@10 (held out: ${HELD_OUT.join(", ")}), ${asked.length} questions in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(
+  `\nrecall@10 (held out: ${HELD_OUT.join(", ")}), ${asked.length} questions in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+);
 printTable(halves);
 const plain = halves[0] as Record<string, string>;
 const tiered = halves[1] as Record<string, string>;

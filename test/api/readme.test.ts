@@ -128,7 +128,8 @@ describe("README: every other example, in order, against the zero-config server"
     const TIERS = "Memory tiers: older detail compacted into summaries";
     expect(answer(TIERS, /\/maintenance$/)).toMatchObject({ compaction: { summaries: 1, archived: 2 } });
     const expanding = answers.find((a) => a.c.section === TIERS && (a.c.body as { expand?: number })?.expand);
-    const tiered = (expanding?.json as { memories: { kind: string; expanded?: { description: string }[] }[] })
+    if (!expanding) throw new Error(`no retrieve with expand in "${TIERS}"`);
+    const tiered = (expanding.json as { memories: { kind: string; expanded?: { description: string }[] }[] })
       .memories;
     const summary = tiered.find((m) => m.kind === "summary");
     expect(summary?.expanded?.map((m) => m.description).sort()).toEqual([

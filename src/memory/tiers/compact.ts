@@ -3,8 +3,8 @@ import { queryRows } from "../../db/client";
 import { retryOnDeadlock } from "../../db/retry-deadlock";
 import { newId } from "../../lib/ids";
 import type { MemoryDeps } from "../deps";
-import { agentEpoch, erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
 import { FIELDS, target } from "../enrichment/fields";
+import { agentEpoch, erasedSinceUnderLock, lockAgentShared } from "../erasure/guard";
 import { type InsertRow, insertMemoryRows } from "../insert-rows";
 import { EXTRACTIVE_METHOD, groupMembers, type Member, summarize } from "./summarize";
 
