@@ -19,6 +19,7 @@ import { registerFeedback } from "./routes/agents/feedback";
 import { registerForget } from "./routes/agents/forget";
 import { registerImportAgent } from "./routes/agents/import";
 import { registerListLessons } from "./routes/agents/lessons";
+import { registerMaintenance } from "./routes/agents/maintenance";
 import { registerRecordOutcome } from "./routes/agents/outcomes";
 import { registerReflect } from "./routes/agents/reflect";
 import { registerReflectionRuns } from "./routes/agents/reflection-runs";
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps) {
   registerListLessons(app, deps);
   registerRetryEnrichment(app, deps);
   registerForget(app, deps);
+  registerMaintenance(app, deps);
   registerExportAgent(app, deps);
   registerImportAgent(app, deps);
   registerUi(app, deps);

@@ -62,7 +62,8 @@ export const REFLECTION_EXAMPLE = {
 export const STATS_EXAMPLE = {
   agentId: "npc-42",
   total: 120,
-  byKind: { observation: 107, reflection: 8, plan: 0, document: 0, outcome: 4, lesson: 1 },
+  byKind: { observation: 107, reflection: 8, plan: 0, document: 0, outcome: 4, lesson: 1, summary: 0 },
+  tiers: { recent: 120, summary: 0, archive: 0 },
   importance: { pending: 2, ready: 118, failed: 0 },
   embedding: { pending: 3, ready: 117, failed: 0 },
   oldest: "2026-02-01T08:00:00.000Z",

@@ -3,7 +3,7 @@ import { ErrorCode } from "../lib/errors";
 import { FLOAT4_MAX, JsonObject, MAX_JSON_DEPTH, Text, Timestamp } from "../lib/storable";
 import { AGENT_ID_PATTERN, LIMITS } from "../memory/limits";
 import { REFLECTION_TRIGGERS, RUN_STATUSES } from "../memory/reflect/types";
-import { ENRICHMENT_STATES, MEMORY_KINDS, WRITABLE_KINDS } from "../memory/types";
+import { ENRICHMENT_STATES, MEMORY_KINDS, TIERS, WRITABLE_KINDS } from "../memory/types";
 
 /** Shared OpenAPI schemas; every limit here comes from `LIMITS`. */
 
@@ -200,8 +200,20 @@ export const MemorySchema = z
     expiresAt: z.string().nullable().openapi({ description: "When it stops existing; null = never" }),
     status: z.object({ importance: State, embedding: State }),
     errors: z.object({ importance: z.string().optional(), embedding: z.string().optional() }).optional(),
+    archived: z
+      .object({ summaryId: z.string(), archivedAt: z.string(), expansions: z.number().int() })
+      .optional()
+      .openapi({
+        description:
+          "Present on a memory in the archive tier: compaction moved it behind the summary `summaryId` at `archivedAt`; `expansions` counts the retrieves that expanded it (promoted back to the ranked stream at the agent's compaction.promoteAfter). Absent on ranked memories",
+      }),
   })
   .openapi("Memory");
+
+export const TierSchema = z.enum(TIERS).openapi("Tier", {
+  description:
+    "recent: every ranked kind but summaries; summary: what compaction wrote for older memories; archive: the memories compaction moved behind their summaries (not ranked; listed, expanded, deleted and exported like the others)",
+});
 
 /** The error codes, as a named enum in the OpenAPI document. */
 export const ErrorCodeSchema = z.enum(ErrorCode.options).openapi("ErrorCode", {
@@ -287,8 +299,13 @@ export const ReflectionRunSchema = z
 
 /** Reflections and lessons deleted with their evidence, per kind (docs/adr/0034). */
 export const DerivedDeleted = z
-  .object({ reflection: z.number().int().optional(), lesson: z.number().int().optional() })
+  .object({
+    reflection: z.number().int().optional(),
+    lesson: z.number().int().optional(),
+    summary: z.number().int().optional(),
+    archived: z.number().int().optional(),
+  })
   .openapi("DerivedDeleted", {
     description:
-      "Reflections and lessons deleted with the memories they cite (and what cites those), per kind; kinds with none left out",
+      "Reflections and lessons deleted with the memories they cite (and what cites those), summaries left with no member, and (`archived`) the archived members a deleted summary stood for; kinds with none left out. A summary that keeps members is worded again from them.",
   });

@@ -15,6 +15,7 @@ import type postgres from "postgres";
 export const AGENT_TABLES = [
   "memories",
   "memory_embeddings",
+  "memory_archive",
   "reflection_runs",
   "agent_settings",
   "documents",

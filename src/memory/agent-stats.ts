@@ -11,6 +11,11 @@ export type AgentStats = {
   agentId: string;
   total: number;
   byKind: Record<(typeof MEMORY_KINDS)[number], number>;
+  /**
+   * Memories per tier (docs/adr/0044): `recent` and `summary` are ranked (`total` counts them),
+   * `archive` holds what compaction moved behind summaries.
+   */
+  tiers: { recent: number; summary: number; archive: number };
   importance: Record<EnrichmentState, number>;
   embedding: Record<EnrichmentState, number>;
   /** createdAt of the oldest and newest memory; null for an empty stream. */
@@ -50,7 +55,12 @@ export async function agentStats(
   agentId: string,
 ): Promise<AgentStats> {
   await purgeExpired(deps, agentId, deps.clock.now());
-  const [read] = await queryRows<{ rows: Row[] | null; forgotten: number | null; retainedAt: string | null }>(
+  const [read] = await queryRows<{
+    rows: Row[] | null;
+    forgotten: number | null;
+    retainedAt: string | null;
+    archived: number | string;
+  }>(
     deps.db,
     sql`WITH c AS (
         SELECT kind, ${imp} AS imp, ${emb} AS emb, count(*)::int AS n,
@@ -59,7 +69,8 @@ export async function agentStats(
         FROM memories WHERE agent_id = ${agentId}
         GROUP BY kind, ${imp}, ${emb}
       )
-      SELECT (SELECT json_agg(c) FROM c) AS rows, s.forgotten, ${isoUtc(sql`s.retained_at`)} AS "retainedAt"
+      SELECT (SELECT json_agg(c) FROM c) AS rows, s.forgotten, ${isoUtc(sql`s.retained_at`)} AS "retainedAt",
+        (SELECT count(*) FROM memory_archive WHERE agent_id = ${agentId}) AS archived
       FROM (SELECT 1) one LEFT JOIN agent_settings s ON s.agent_id = ${agentId}`,
   );
   const rows = read?.rows ?? [];
@@ -68,7 +79,8 @@ export async function agentStats(
   const stats: AgentStats = {
     agentId,
     total: 0,
-    byKind: { observation: 0, reflection: 0, plan: 0, document: 0, outcome: 0, lesson: 0 },
+    byKind: { observation: 0, reflection: 0, plan: 0, document: 0, outcome: 0, lesson: 0, summary: 0 },
+    tiers: { recent: 0, summary: 0, archive: Number(read?.archived ?? 0) },
     importance: zero(),
     embedding: zero(),
     oldest: null,
@@ -86,6 +98,8 @@ export async function agentStats(
     if (r.oldest && (!stats.oldest || r.oldest < stats.oldest)) stats.oldest = r.oldest;
     if (r.newest && (!stats.newest || r.newest > stats.newest)) stats.newest = r.newest;
   }
+  stats.tiers.summary = stats.byKind.summary;
+  stats.tiers.recent = stats.total - stats.byKind.summary;
   return stats;
 }
 
@@ -96,6 +110,7 @@ const KIND_NAMES: Record<(typeof MEMORY_KINDS)[number], [string, string]> = {
   document: ["document section", "document sections"],
   outcome: ["outcome", "outcomes"],
   lesson: ["lesson", "lessons"],
+  summary: ["summary", "summaries"],
 };
 
 /**

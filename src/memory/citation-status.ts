@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { memories } from "../db/schema";
+import { memories, memoryArchive } from "../db/schema";
 import type { Memory } from "./types";
 
 /** Sets `missingCitations` on memories whose cited memories are gone. One indexed query, none when nothing cites. */
@@ -22,6 +22,15 @@ export async function withCitationStatus<T extends Memory>(
     .from(memories)
     .where(and(eq(memories.agentId, agentId), inArray(memories.id, cited)));
   const alive = new Set(found.map((r) => r.id));
+  // An archived memory (docs/adr/0044) still exists: a summary's members are all archived.
+  const rest = cited.filter((c) => !alive.has(c));
+  if (rest.length > 0) {
+    const archived = await db
+      .select({ id: memoryArchive.id })
+      .from(memoryArchive)
+      .where(and(eq(memoryArchive.agentId, agentId), inArray(memoryArchive.id, rest)));
+    for (const r of archived) alive.add(r.id);
+  }
   for (const m of items) {
     const missing = m.citations.filter((c) => !alive.has(c));
     if (missing.length > 0) m.missingCitations = missing;

@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import { retryOnDeadlock } from "../db/retry-deadlock";
-import { memories } from "../db/schema";
 import { NotFound } from "../lib/errors";
+import { deleteRows } from "./delete-rows";
 import type { MemoryDeps } from "./deps";
 import { type DerivedCounts, deleteDerived } from "./derived/delete-derived";
 import { recorded } from "./events";
@@ -19,12 +18,17 @@ export async function deleteMemory(
 ): Promise<{ id: string; kind: string; derived: DerivedCounts }> {
   const out = await retryOnDeadlock(() =>
     deps.db.transaction(async (tx) => {
-      const [deleted] = await tx
-        .delete(memories)
-        .where(and(eq(memories.agentId, agentId), eq(memories.id, id)))
-        .returning({ id: memories.id, kind: memories.kind });
+      // Either tier (docs/adr/0044); a summary takes the archived members it stood for.
+      const gone = await deleteRows(tx, agentId, [id]);
+      const deleted = gone.find((g) => g.id === id);
       if (!deleted) throw new NotFound(`memory ${id} not found for agent ${agentId}`, { id });
-      return { id, kind: deleted.kind, derived: await deleteDerived(tx, agentId, [id]) };
+      const derived = await deleteDerived(
+        tx,
+        agentId,
+        gone.map((g) => g.id),
+      );
+      const members = gone.length - 1;
+      return { id, kind: deleted.kind, derived: members > 0 ? { ...derived, archived: members } : derived };
     }),
   );
   await deps.announce?.(recorded([{ agentId }]));

@@ -1,5 +1,5 @@
 import { eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
-import { memories } from "../db/schema";
+import { memories, type memoryArchive } from "../db/schema";
 import type { MemoryKind } from "./types";
 
 /** Filters shared by list and retrieve: the candidate set. */
@@ -14,11 +14,15 @@ export type MemoryFilters = {
 };
 
 /** SQL conditions for the filters (plus the agent), for the query builder. */
-export function filterConditions(agentId: string, f: MemoryFilters): SQL[] {
-  const conds: SQL[] = [eq(memories.agentId, agentId)];
-  if (f.kinds && f.kinds.length > 0) conds.push(inArray(memories.kind, f.kinds));
-  if (f.since) conds.push(gte(memories.createdAt, new Date(f.since)));
-  if (f.until) conds.push(lte(memories.createdAt, new Date(f.until)));
-  if (f.metadata) conds.push(sql`${memories.metadata} @> ${JSON.stringify(f.metadata)}::jsonb`);
+export function filterConditions(
+  agentId: string,
+  f: MemoryFilters,
+  table: typeof memories | typeof memoryArchive = memories,
+): SQL[] {
+  const conds: SQL[] = [eq(table.agentId, agentId)];
+  if (f.kinds && f.kinds.length > 0) conds.push(inArray(table.kind, f.kinds));
+  if (f.since) conds.push(gte(table.createdAt, new Date(f.since)));
+  if (f.until) conds.push(lte(table.createdAt, new Date(f.until)));
+  if (f.metadata) conds.push(sql`${table.metadata} @> ${JSON.stringify(f.metadata)}::jsonb`);
   return conds;
 }

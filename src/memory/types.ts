@@ -1,6 +1,14 @@
 /** The memory as the domain and the API see it. */
 
-export const MEMORY_KINDS = ["observation", "reflection", "plan", "document", "outcome", "lesson"] as const;
+export const MEMORY_KINDS = [
+  "observation",
+  "reflection",
+  "plan",
+  "document",
+  "outcome",
+  "lesson",
+  "summary",
+] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
 /** Kinds a caller may write directly; `document` sections are written by a document import only. */
@@ -28,7 +36,16 @@ export type Memory = {
   expiresAt: string | null; // ISO 8601: when it stops existing (deleted from then on), null = never
   status: { importance: EnrichmentState; embedding: EnrichmentState };
   errors?: { importance?: string; embedding?: string };
+  /** Present on a memory in the archive tier (docs/adr/0044): the summary that stands for it, since when, expansions so far. */
+  archived?: { summaryId: string; archivedAt: string; expansions: number };
 };
+
+/** Tiers (docs/adr/0044): `recent` (every kind but summaries), `summary`, and `archive` (what compaction moved). */
+export const TIERS = ["recent", "summary", "archive"] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** A member of a summary that ranked, restored from the archive by `expand`. */
+export type ExpandedMemory = Memory & { similarity: number | null };
 
 export type ScoredMemory = Memory & {
   score: number;
@@ -48,4 +65,6 @@ export type ScoredMemory = Memory & {
   duplicates: number;
   /** Index of the section it was ranked in, when the request had sections. */
   section?: number;
+  /** A summary's archived members, best first, when the retrieve asked to `expand`. */
+  expanded?: ExpandedMemory[];
 };

@@ -6,6 +6,7 @@ import { type LearnedState, NO_LEARNING } from "./learning/state";
 import { effectiveLessonSettings, type LessonSettings } from "./lessons/settings";
 import type { RetentionPolicy } from "./retention/policy";
 import { type RankingChoice, type ResolvedRanking, resolveRanking } from "./retrieve/presets";
+import { type Compaction, type CompactionSettings, compactionOf } from "./tiers/settings-shape";
 
 export type AgentSettings = {
   agentId: string;
@@ -34,6 +35,9 @@ export type AgentSettings = {
   /** How long identical retrieves may be answered from the result cache (ms); null = the deployment default. 0 = off. */
   retrieveCacheTtlMs: number | null;
   effectiveRetrieveCacheTtlMs: number;
+  /** Compaction into summaries (docs/adr/0044); null = off. */
+  compaction: CompactionSettings | null;
+  effectiveCompaction: Compaction;
 };
 
 /** Deployment defaults of the settings an agent may leave unset. */
@@ -55,6 +59,7 @@ export type AgentSettingsPatch = {
   learnWeights?: boolean | null;
   llmBudget?: LlmBudgetLimits | null;
   retrieveCacheTtlMs?: number | null;
+  compaction?: CompactionSettings | null;
 };
 
 /** Sets an agent's settings (creating its row on first use) and returns them. */
@@ -66,7 +71,9 @@ export async function updateAgentSettings(
 ): Promise<AgentSettings> {
   const now = deps.clock.now();
   // A new retention policy runs at the next sweep, not an interval after the old one's last run.
-  const set = { ...patch, updatedAt: now, ...(patch.retention !== undefined ? { retainedAt: null } : {}) };
+  // So is a new compaction setting (the same job runs it).
+  const renewed = patch.retention !== undefined || patch.compaction !== undefined;
+  const set = { ...patch, updatedAt: now, ...(renewed ? { retainedAt: null } : {}) };
   const [row] = await deps.db
     .insert(agentSettings)
     .values({ agentId, ...set })
@@ -96,6 +103,7 @@ function present(
     learned: LearnedState | null;
     llmBudget: LlmBudgetLimits | null;
     retrieveCacheTtlMs: number | null;
+    compaction: CompactionSettings | null;
   } | null,
   defaults: SettingsDefaults,
 ): AgentSettings {
@@ -123,5 +131,7 @@ function present(
     },
     retrieveCacheTtlMs: row?.retrieveCacheTtlMs ?? null,
     effectiveRetrieveCacheTtlMs: row?.retrieveCacheTtlMs ?? defaults.retrieveCacheTtlMs ?? 0,
+    compaction: row?.compaction ?? null,
+    effectiveCompaction: compactionOf(row?.compaction),
   };
 }

@@ -2,7 +2,7 @@ import type { Core } from "../core";
 import type { EventDeliveryRow, EventSubscriptionRow } from "../db/schema";
 
 /**
- * Every event type a subscription may name, as the outbox triggers (migration 0032) and the erasure
+ * Every event type a subscription may name, as the outbox triggers (migration 0033) and the erasure
  * write them. `content`: whether its payload holds what was written (an erasure cancels those).
  */
 export const EVENT_TYPES = {

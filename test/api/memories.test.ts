@@ -437,7 +437,8 @@ describe("list, get, patch, delete, erase, stats", () => {
     expect(stats).toEqual({
       agentId: a,
       total: 3,
-      byKind: { observation: 2, reflection: 0, plan: 1, document: 0, outcome: 0, lesson: 0 },
+      byKind: { observation: 2, reflection: 0, plan: 1, document: 0, outcome: 0, lesson: 0, summary: 0 },
+      tiers: { recent: 3, summary: 0, archive: 0 },
       importance: { pending: 2, ready: 1, failed: 0 },
       embedding: { pending: 3, ready: 0, failed: 0 },
       oldest: "2024-01-01T00:00:00.000Z",

@@ -124,6 +124,18 @@ describe("README: every other example, in order, against the zero-config server"
       revisions: [{ revision: 1, description: "Klaus lives in Paris", importance: 4 }],
       nextCursor: null,
     });
+    // Tiers: the old day compacted into one summary of two, which a retrieve expands back.
+    const TIERS = "Memory tiers: older detail compacted into summaries";
+    expect(answer(TIERS, /\/maintenance$/)).toMatchObject({ compaction: { summaries: 1, archived: 2 } });
+    const expanding = answers.find((a) => a.c.section === TIERS && (a.c.body as { expand?: number })?.expand);
+    if (!expanding) throw new Error(`no retrieve with expand in "${TIERS}"`);
+    const tiered = (expanding.json as { memories: { kind: string; expanded?: { description: string }[] }[] })
+      .memories;
+    const summary = tiered.find((m) => m.kind === "summary");
+    expect(summary?.expanded?.map((m) => m.description).sort()).toEqual([
+      "Planted tomatoes by the north fence",
+      "Watered the tomatoes and the basil",
+    ]);
     // Retention: the dry run reports the agent's policy, as set just before.
     const settings = curls.find((c) => c.path.endsWith("/settings"))?.body as { retention: unknown };
     expect(answer("Retention: forgetting on purpose", /\/forget$/)).toMatchObject({

@@ -98,10 +98,14 @@ describe("the clock decides", () => {
           await agentsDueForRetention({ db, clock: at(ms) }, { intervalMs: 3_600_000, limit: 100_000 })
         ).includes(owner);
       expect(await due(0)).toBe(true); // never ran
-      expect(await retainAgent({ db, clock: at(1_000) }, owner)).toEqual({ deleted: 0 });
+      expect(
+        await retainAgent({ db, clock: at(1_000), embedder: t.system.services.embedder }, owner),
+      ).toEqual({ deleted: 0 });
       expect(await due(1_000 + 3_599_000)).toBe(false);
       expect(await due(1_000 + 3_601_000)).toBe(true);
-      expect(await retainAgent({ db, clock: at(86_401_000) }, owner)).toEqual({ deleted: 1 });
+      expect(
+        await retainAgent({ db, clock: at(86_401_000), embedder: t.system.services.embedder }, owner),
+      ).toEqual({ deleted: 1 });
     } finally {
       await t.call("DELETE", `/v1/agents/${owner}`);
     }

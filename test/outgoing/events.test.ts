@@ -241,6 +241,45 @@ describe("deliveries", () => {
     expect(superseded?.data).toMatchObject({ memoryId: old?.id, supersededBy: fresh?.id });
   });
 
+  it("moving memories between tiers is no deletion; deleting an archived one is", async () => {
+    const agent = `${s}-tiers`;
+    await subscribe(agent, "/tiers", { events: ["memory.written", "memory.deleted"] });
+    const vec = (j: number) =>
+      Array.from({ length: 64 }, (_, k) => (k === 0 ? 1 : 0) + (k === 10 + j ? 0.3 : 0));
+    const old = await remember(
+      agent,
+      [0, 1, 2].map((j) => ({
+        description: `garden note ${j}: planted tomato row ${j}`,
+        createdAt: `2020-01-01T10:0${j}:00.000Z`,
+        importance: 4,
+        embedding: vec(j),
+      })),
+    );
+    const res = await t.call(
+      "POST",
+      `/v1/agents/${agent}/maintenance`,
+      { before: "2021-01-01T00:00:00.000Z" },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { compaction: { archived: number } }).compaction.archived).toBe(3);
+    await arrives(
+      "/tiers",
+      "the summary",
+      (e) => e.type === "memory.written" && JSON.stringify(e.data).includes('"summary"'),
+    );
+    // Deleting an archived memory is a deletion like any other.
+    expect(
+      (await t.call("DELETE", `/v1/agents/${agent}/memories/${old[1]?.id}`, undefined, admin)).status,
+    ).toBe(200);
+    const gone = await arrives("/tiers", "memory.deleted", (e) => e.type === "memory.deleted");
+    expect(parse(gone).data).toMatchObject({ memoryIds: [old[1]?.id], count: 1 });
+    await remember(agent, [{ description: "after the move", importance: 1 }]);
+    await arrives("/tiers", "the last write", (e) => JSON.stringify(e.data).includes("after the move"));
+    // The move to the archive told nothing: the only deletion is the one asked for.
+    expect(eventsOn("/tiers").filter((e) => e.type === "memory.deleted")).toHaveLength(1);
+  });
+
   it("a rolled-back write sends nothing and leaves no outbox row", async () => {
     const agent = `${s}-rollback`;
     await subscribe(agent, "/rollback", { events: ["memory.written"] });

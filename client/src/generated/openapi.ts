@@ -437,6 +437,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compact older observations into summaries now, or count what would be (dryRun)
+         * @description Compaction (what the agent.retain job runs for agents with compaction settings): the agent's observations created before `before` are grouped by day and session (metadata.session) into summary memories, at most groupMax each, worded from their most important and most central members; the members move to the archive tier with their vector and edit history. Archived memories are not ranked; a retrieve reaches them with `expand`, a list with tiers=archive, and deletion, expiry and erasure reach them as any memory. Other kinds are not compacted. 400 without `before` when the agent has no compaction.afterDays.
+         */
+        post: operations["maintainAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents/{agentId}/export": {
         parameters: {
             query?: never;
@@ -641,7 +661,7 @@ export interface components {
             id: string;
             agentId: string;
             /** @enum {string} */
-            kind: "observation" | "reflection" | "plan" | "document" | "outcome" | "lesson";
+            kind: "observation" | "reflection" | "plan" | "document" | "outcome" | "lesson" | "summary";
             description: string;
             createdAt: string;
             lastAccessedAt: string;
@@ -670,6 +690,12 @@ export interface components {
             errors?: {
                 importance?: string;
                 embedding?: string;
+            };
+            /** @description Present on a memory in the archive tier: compaction moved it behind the summary `summaryId` at `archivedAt`; `expansions` counts the retrieves that expanded it (promoted back to the ranked stream at the agent's compaction.promoteAfter). Absent on ranked memories */
+            archived?: {
+                summaryId: string;
+                archivedAt: string;
+                expansions: number;
             };
         };
         CreatedIds: {
@@ -770,10 +796,12 @@ export interface components {
              */
             expiresAt?: string | null;
         };
-        /** @description Reflections and lessons deleted with the memories they cite (and what cites those), per kind; kinds with none left out */
+        /** @description Reflections and lessons deleted with the memories they cite (and what cites those), summaries left with no member, and (`archived`) the archived members a deleted summary stood for; kinds with none left out. A summary that keeps members is worded again from them. */
         DerivedDeleted: {
             reflection?: number;
             lesson?: number;
+            summary?: number;
+            archived?: number;
         };
         DeleteMemoriesReport: {
             dryRun: boolean;
@@ -796,7 +824,7 @@ export interface components {
             dryRun?: boolean;
         };
         DeleteFilter: {
-            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson" | "summary")[];
             /**
              * @description Memories whose metadata contains this object
              * @example {
@@ -851,6 +879,13 @@ export interface components {
                 document: number;
                 outcome: number;
                 lesson: number;
+                summary: number;
+            };
+            /** @description Memories per tier: recent and summary are ranked (`total` counts them), archive holds what compaction moved behind summaries */
+            tiers: {
+                recent: number;
+                summary: number;
+                archive: number;
             };
             importance: {
                 pending: number;
@@ -937,6 +972,11 @@ export interface components {
             duplicates: number;
             /** @description Index of its section (requests with sections) */
             section?: number;
+            /** @description A summary's archived members, best first, with their cosine to the query (null without a query vector of their model); present on summaries when the request asked to `expand` */
+            expanded?: components["schemas"]["ExpandedMemory"][];
+        };
+        ExpandedMemory: components["schemas"]["Memory"] & {
+            similarity: number | null;
         };
         /** @description The ranking values in force (request, else the agent's defaults, else the preset), the time window applied, and which statement ranked and why */
         RetrieveRanking: components["schemas"]["Ranking"] & {
@@ -1146,7 +1186,11 @@ export interface components {
              * @example 2000
              */
             waitSearchableMs?: number;
-            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson" | "summary")[];
+            /** @description The ranked tiers: `recent` (every kind but summaries) and `summary` (what compaction wrote); default both. Archived memories are reached through `expand`, or listed with GET …/memories?tiers=archive */
+            tiers?: ("recent" | "summary")[];
+            /** @description Each summary that ranks carries `expanded`: its archived members, best first by cosine to the query (else importance, then recency); true = 3 each, a number = that many (at most 20). With touch, an expansion counts as an access of the member, and one expanded the agent's compaction.promoteAfter times moves back to the ranked stream */
+            expand?: boolean | number;
             /**
              * @description Default auto. auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
              * @enum {string}
@@ -1204,7 +1248,7 @@ export interface components {
         };
         ContextSection: {
             /** @description Kinds in this section; absent = every kind no other section names */
-            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson")[];
+            kinds?: ("observation" | "reflection" | "plan" | "document" | "outcome" | "lesson" | "summary")[];
             /** @description Candidates ranked for this section; default the request's k (or its default) */
             k?: number;
             /** @description Header line of the section in the text block; default from its kinds, e.g. "Reflections (most relevant first)" */
@@ -1331,6 +1375,13 @@ export interface components {
             retrieveCacheTtlMs: number | null;
             /** @description The result cache's TTL in force (ms; 0 = off) */
             effectiveRetrieveCacheTtlMs: number;
+            compaction: components["schemas"]["CompactionSettings"];
+            /** @description The compaction settings in force (afterDays null = off) */
+            effectiveCompaction: {
+                afterDays: number | null;
+                groupMax: number;
+                promoteAfter: number;
+            };
         };
         /** @description Retrieve defaults for this agent: used for fields a retrieve request leaves out */
         RetrievalDefaults: {
@@ -1439,6 +1490,17 @@ export interface components {
             /** @description Chat completions per UTC day; 0 = unlimited; absent = MEMSTREAM_LLM_DAILY_CALLS */
             dailyCalls?: number;
         } | null;
+        CompactionSettings: {
+            /**
+             * @description Observations older than this many days are compacted into summaries; null = off
+             * @example 30
+             */
+            afterDays?: number | null;
+            /** @description Most memories one summary stands for (a day and session split into equal parts); default 8 */
+            groupMax?: number;
+            /** @description Expansions after which an archived memory moves back to the ranked stream; 0 = never; default 3 */
+            promoteAfter?: number;
+        } | null;
         Outcome: components["schemas"]["Memory"] & {
             outcome: components["schemas"]["OutcomeFields"];
         };
@@ -1539,6 +1601,31 @@ export interface components {
             /** @description Report what would be deleted without deleting; default false */
             dryRun?: boolean;
             policy?: components["schemas"]["RetentionPolicy"] & unknown;
+        };
+        MaintenanceReport: {
+            compaction: {
+                dryRun: boolean;
+                before: string;
+                /** @description Summaries written (dry run: that would be) */
+                summaries: number;
+                /** @description Memories moved to the archive tier (dry run: that would be) */
+                archived: number;
+                /** @description Stopped at the request's bound with more to compact: ask again */
+                more: boolean;
+            };
+            tookMs: number;
+        };
+        MaintenanceRequest: {
+            /** @description Count what compaction would do; default false */
+            dryRun?: boolean;
+            /**
+             * Format: date-time
+             * @description Compact observations created before this time; absent = the agent's compaction.afterDays before now
+             * @example 2026-01-01T00:00:00Z
+             */
+            before?: string;
+            /** @description Most memories one summary stands for; absent = the agent's compaction.groupMax */
+            groupMax?: number;
         };
         ImportReport: {
             lines: number;
@@ -1719,6 +1806,8 @@ export interface operations {
             query?: {
                 /** @description Comma-separated kinds */
                 kind?: string;
+                /** @description Comma-separated tiers: recent, summary, archive (what compaction moved behind summaries); default recent,summary */
+                tiers?: string;
                 /** @description ISO 8601 with an offset; years 0001-9999 */
                 since?: string;
                 /** @description ISO 8601 with an offset; years 0001-9999 */
@@ -2694,7 +2783,13 @@ export interface operations {
                      *         "plan": 0,
                      *         "document": 0,
                      *         "outcome": 4,
-                     *         "lesson": 1
+                     *         "lesson": 1,
+                     *         "summary": 0
+                     *       },
+                     *       "tiers": {
+                     *         "recent": 120,
+                     *         "summary": 0,
+                     *         "archive": 0
                      *       },
                      *       "importance": {
                      *         "pending": 2,
@@ -3940,7 +4035,15 @@ export interface operations {
                      *         "dailyCalls": 0
                      *       },
                      *       "retrieveCacheTtlMs": null,
-                     *       "effectiveRetrieveCacheTtlMs": 30000
+                     *       "effectiveRetrieveCacheTtlMs": 30000,
+                     *       "compaction": {
+                     *         "afterDays": 30
+                     *       },
+                     *       "effectiveCompaction": {
+                     *         "afterDays": 30,
+                     *         "groupMax": 8,
+                     *         "promoteAfter": 3
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["AgentSettings"];
@@ -4084,6 +4187,18 @@ export interface operations {
                     } | null;
                     /** @description How long identical retrieves may be answered from the result cache (ms; any write to the agent invalidates at once); 0 = off; null = MEMSTREAM_RETRIEVE_CACHE_TTL_MS; absent = unchanged */
                     retrieveCacheTtlMs?: number | null;
+                    /** @description Compaction into summaries, run by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS) and by POST …/maintenance, replacing earlier settings; null = off (the default); absent = unchanged */
+                    compaction?: {
+                        /**
+                         * @description Observations older than this many days are compacted into summaries; null = off
+                         * @example 30
+                         */
+                        afterDays?: number | null;
+                        /** @description Most memories one summary stands for (a day and session split into equal parts); default 8 */
+                        groupMax?: number;
+                        /** @description Expansions after which an archived memory moves back to the ranked stream; 0 = never; default 3 */
+                        promoteAfter?: number;
+                    } | null;
                 };
             };
         };
@@ -4159,7 +4274,15 @@ export interface operations {
                      *         "dailyCalls": 0
                      *       },
                      *       "retrieveCacheTtlMs": null,
-                     *       "effectiveRetrieveCacheTtlMs": 30000
+                     *       "effectiveRetrieveCacheTtlMs": 30000,
+                     *       "compaction": {
+                     *         "afterDays": 30
+                     *       },
+                     *       "effectiveCompaction": {
+                     *         "afterDays": 30,
+                     *         "groupMax": 8,
+                     *         "promoteAfter": 3
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["AgentSettings"];
@@ -4617,6 +4740,113 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ForgetReport"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    maintainAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "before": "2026-01-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MaintenanceRequest"];
+            };
+        };
+        responses: {
+            /** @description What compaction did, or with dryRun would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "compaction": {
+                     *         "dryRun": false,
+                     *         "before": "2026-01-01T00:00:00.000Z",
+                     *         "summaries": 42,
+                     *         "archived": 310,
+                     *         "more": false
+                     *       },
+                     *       "tookMs": 412
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceReport"];
                 };
             };
             /** @description Invalid input; `details.field` names the field (`invalid_request`) */

@@ -44,6 +44,12 @@ class EnrichmentErrors(TypedDict, total=False):
     embedding: str
 
 
+class Archived(TypedDict):
+    summaryId: str
+    archivedAt: str
+    expansions: int
+
+
 class Memory(TypedDict):
     id: str
     agentId: str
@@ -67,6 +73,13 @@ class Memory(TypedDict):
     errors: NotRequired[EnrichmentErrors]
     # Cited ids whose memory has been deleted since; absent when none.
     missingCitations: NotRequired[List[str]]
+    # On a memory in the archive tier: the summary standing for it, since when, expansions so far.
+    archived: NotRequired[Archived]
+
+
+class ExpandedMemory(Memory):
+    # The cosine to the query vector; None without a query vector of its model.
+    similarity: Optional[float]
 
 
 class Scores(TypedDict):
@@ -88,6 +101,8 @@ class ScoredMemory(Memory):
     duplicates: int
     # Index of its section (requests with sections).
     section: NotRequired[int]
+    # A summary's archived members, best first (retrieve with ``expand``).
+    expanded: NotRequired[List[ExpandedMemory]]
 
 
 class ContextSectionReport(TypedDict):
@@ -146,6 +161,8 @@ class AgentStats(TypedDict):
     agentId: str
     total: int
     byKind: Dict[str, int]
+    # Memories per tier: recent and summary are ranked (``total``), archive is what compaction moved.
+    tiers: Dict[str, int]
     importance: Dict[str, int]
     embedding: Dict[str, int]
     oldest: Optional[str]

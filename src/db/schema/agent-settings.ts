@@ -4,6 +4,7 @@ import type { LearnedState } from "../../memory/learning/state";
 import type { LessonSettings } from "../../memory/lessons/settings-shape";
 import type { RetentionPolicy } from "../../memory/retention/policy";
 import type { RankingChoice } from "../../memory/retrieve/presets";
+import type { CompactionSettings } from "../../memory/tiers/settings-shape";
 
 /** Optional per-agent settings; an agent needs no row to have a stream. */
 export const agentSettings = pgTable("agent_settings", {
@@ -27,6 +28,8 @@ export const agentSettings = pgTable("agent_settings", {
   llmBudget: jsonb("llm_budget").$type<LlmBudgetLimits>(),
   /** How long identical retrieves may be answered from the result cache (ms); null = MEMSTREAM_RETRIEVE_CACHE_TTL_MS, 0 = off. */
   retrieveCacheTtlMs: integer("retrieve_cache_ttl_ms"),
+  /** Compaction into summaries (src/memory/tiers/settings-shape.ts); null = the deployment default. */
+  compaction: jsonb("compaction").$type<CompactionSettings>(),
   /** Memories deleted by retention so far (job and forget route), for the agent's stats. */
   forgotten: integer("forgotten").notNull().default(0),
   /** When the `agent.retain` job last ran its policy; the sweep enqueues it again an interval later. */

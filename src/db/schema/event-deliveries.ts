@@ -19,7 +19,7 @@ export type EventDeliveryStatus = (typeof EVENT_DELIVERY_STATUSES)[number];
 
 /**
  * The outbox and the delivery log in one: one row per event and subscription, written by the
- * triggers of migration 0032 in the transaction of the change itself (a rollback writes none),
+ * triggers of migration 0033 in the transaction of the change itself (a rollback writes none),
  * then sent by `events.deliver` jobs. Times here are the database's (the triggers write them).
  */
 export const eventDeliveries = pgTable(

@@ -3,7 +3,7 @@ import { check, integer, pgTable, primaryKey, text, timestamp } from "drizzle-or
 
 /**
  * A URL subscribed to some of an agent's outgoing events (src/outgoing). Distributed on agent_id
- * with the memories: the triggers that write the outbox (migration 0032) read it on the shard of
+ * with the memories: the triggers that write the outbox (migration 0033) read it on the shard of
  * the row that changed. `events` names the event types sent (never empty).
  * `active` → `disabled` after too many consecutive failed deliveries (no event is written for it then).
  */

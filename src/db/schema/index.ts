@@ -12,6 +12,7 @@ export * from "./lesson-revisions";
 export * from "./lexicon";
 export * from "./llm-spend";
 export * from "./memories";
+export * from "./memory-archive";
 export * from "./memory-embeddings";
 export * from "./memory-revisions";
 export * from "./outcomes";

@@ -133,7 +133,7 @@ export const memories = pgTable(
       .where(sql`${t.embeddingStatus} = 'pending'`),
     check(
       "memories_kind_check",
-      sql`${t.kind} IN ('observation', 'reflection', 'plan', 'document', 'outcome', 'lesson')`,
+      sql`${t.kind} IN ('observation', 'reflection', 'plan', 'document', 'outcome', 'lesson', 'summary')`,
     ),
     check("memories_importance_check", sql`${t.importance} IS NULL OR ${t.importance} BETWEEN 1 AND 10`),
     check("memories_importance_status_check", sql`${t.importanceStatus} IN ('pending', 'ready', 'failed')`),

@@ -1,6 +1,6 @@
 import { and, asc, count, inArray, type SQL } from "drizzle-orm";
 import { retryOnDeadlock } from "../../db/retry-deadlock";
-import { memories } from "../../db/schema";
+import { memories, memoryArchive } from "../../db/schema";
 import { Invalid } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
 import type { DerivedCounts } from "../derived/delete-derived";
@@ -31,7 +31,11 @@ export type DeleteReport = {
 };
 
 /** The filter as SQL conditions, or a 400 when it names nothing (deleting everything is an erase). */
-function filterSql(agentId: string, f: MemoryFilters & { source?: string }): SQL[] {
+function filterSql(
+  agentId: string,
+  f: MemoryFilters & { source?: string },
+  table: typeof memories | typeof memoryArchive,
+): SQL[] {
   const { source, ...rest } = f;
   const metadata = source === undefined ? rest.metadata : { ...rest.metadata, source };
   const named = [rest.kinds?.length, rest.since, rest.until, metadata].some(
@@ -43,7 +47,7 @@ function filterSql(agentId: string, f: MemoryFilters & { source?: string }): SQL
       { field: "filter" },
     );
   }
-  return filterConditions(agentId, { ...rest, metadata });
+  return filterConditions(agentId, { ...rest, metadata }, table);
 }
 
 /**
@@ -60,7 +64,7 @@ export async function deleteMemories(
 ): Promise<DeleteReport> {
   const report = await deleteSelected(deps, agentId, selection, dryRun);
   // Their `memory.deleted` events, if the agent has subscriptions (src/outgoing).
-  if (report.count > 0) await deps.announce?.(recorded([{ agentId }]));
+  if (report.count > 0 && !dryRun) await deps.announce?.(recorded([{ agentId }]));
   return report;
 }
 
@@ -70,28 +74,32 @@ async function deleteSelected(
   selection: DeleteSelection,
   dryRun: boolean,
 ): Promise<DeleteReport> {
-  const conds =
-    selection.ids !== undefined
-      ? [...filterConditions(agentId, {}), inArray(memories.id, [...new Set(selection.ids)])]
-      : filterSql(agentId, selection.filter);
   const report: DeleteReport = { dryRun, count: 0, byKind: {}, derived: {}, more: false };
   if (selection.ids?.length === 0) return report;
+  // Both tiers that hold memories (docs/adr/0044): a filter reaches archived memories too.
+  const tiers = [memories, memoryArchive] as const;
+  const conds = (t: (typeof tiers)[number]) =>
+    selection.ids !== undefined
+      ? [...filterConditions(agentId, {}, t), inArray(t.id, [...new Set(selection.ids)])]
+      : filterSql(agentId, selection.filter, t);
   if (dryRun) {
-    const rows = await deps.db
-      .select({ kind: memories.kind, n: count() })
-      .from(memories)
-      .where(and(...conds))
-      .groupBy(memories.kind);
-    for (const r of rows) {
-      report.byKind[r.kind] = Number(r.n);
-      report.count += Number(r.n);
+    for (const t of tiers) {
+      const rows = await deps.db
+        .select({ kind: t.kind, n: count() })
+        .from(t)
+        .where(and(...conds(t)))
+        .groupBy(t.kind);
+      for (const r of rows) {
+        report.byKind[r.kind] = (report.byKind[r.kind] ?? 0) + Number(r.n);
+        report.count += Number(r.n);
+      }
     }
     if (selection.ids) report.notFound = await missing(deps, agentId, selection.ids);
     return report;
   }
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   if (selection.ids) {
-    // At most 1,000 ids: one transaction.
+    // At most 1,000 ids: one transaction (deleteIds reaches both tiers).
     const deleted = await retryOnDeadlock(() =>
       deps.db.transaction(async (tx) => {
         await assertNotErased(tx, agentId, since);
@@ -104,49 +112,57 @@ async function deleteSelected(
     return report;
   }
   let picked = 0;
-  for (;;) {
-    const room = Math.min(DELETE_LIMITS.batch, DELETE_LIMITS.perRequest - picked);
-    const done = await retryOnDeadlock(() =>
-      deps.db.transaction(async (tx) => {
-        // Shares the agent's lock: an erase in flight is waited for, and one since `since` voids this (409).
-        await assertNotErased(tx, agentId, since);
-        const ids = await tx
-          .select({ id: memories.id })
-          .from(memories)
-          .where(and(...conds))
-          .orderBy(asc(memories.createdAt), asc(memories.id))
-          .limit(room);
-        return {
-          n: ids.length,
-          deleted: await deleteIds(
-            tx,
-            agentId,
-            ids.map((r) => r.id),
-          ),
-        };
-      }),
-    );
-    picked += done.n;
-    addDeleted(report, done.deleted);
-    if (done.n < room) return report;
-    if (picked >= DELETE_LIMITS.perRequest) {
-      const [left] = await deps.db
-        .select({ id: memories.id })
-        .from(memories)
-        .where(and(...conds))
-        .limit(1);
-      report.more = left !== undefined;
-      return report;
+  for (const t of tiers) {
+    for (;;) {
+      const room = Math.min(DELETE_LIMITS.batch, DELETE_LIMITS.perRequest - picked);
+      if (room <= 0) break;
+      const done = await retryOnDeadlock(() =>
+        deps.db.transaction(async (tx) => {
+          // Shares the agent's lock: an erase in flight is waited for, and one since `since` voids this (409).
+          await assertNotErased(tx, agentId, since);
+          const ids = await tx
+            .select({ id: t.id })
+            .from(t)
+            .where(and(...conds(t)))
+            .orderBy(asc(t.createdAt), asc(t.id))
+            .limit(room);
+          return {
+            n: ids.length,
+            deleted: await deleteIds(
+              tx,
+              agentId,
+              ids.map((r) => r.id),
+            ),
+          };
+        }),
+      );
+      picked += done.n;
+      addDeleted(report, done.deleted);
+      if (done.n < room) break;
     }
   }
+  if (picked >= DELETE_LIMITS.perRequest) {
+    for (const t of tiers) {
+      const [left] = await deps.db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(...conds(t)))
+        .limit(1);
+      if (left) report.more = true;
+    }
+  }
+  return report;
 }
 
 /** Ids of `ids` the agent does not have now. */
 async function missing(deps: Pick<MemoryDeps, "db">, agentId: string, ids: string[]): Promise<string[]> {
-  const found = await deps.db
-    .select({ id: memories.id })
-    .from(memories)
-    .where(and(...filterConditions(agentId, {}), inArray(memories.id, [...new Set(ids)])));
-  const have = new Set(found.map((r) => r.id));
+  const have = new Set<string>();
+  for (const t of [memories, memoryArchive] as const) {
+    const found = await deps.db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(...filterConditions(agentId, {}, t), inArray(t.id, [...new Set(ids)])));
+    for (const r of found) have.add(r.id);
+  }
   return [...new Set(ids)].filter((id) => !have.has(id));
 }

@@ -23,9 +23,12 @@ export async function purgeExpired(
 ): Promise<{ count: number; byKind: Record<string, number>; derived: DerivedCounts }> {
   const out = { count: 0, byKind: {} as Record<string, number>, derived: {} as DerivedCounts };
   const at = now.toISOString();
+  // Both tiers that hold memories (docs/adr/0044): an archived memory expires as a ranked one does.
   const probe = await queryRows<{ id: string }>(
     deps.db,
-    sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz LIMIT 1`,
+    sql`(SELECT id FROM memories WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz LIMIT 1)
+      UNION ALL
+      (SELECT id FROM memory_archive WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz LIMIT 1)`,
   );
   if (probe.length === 0) return out;
   const since = { epoch: await agentEpoch(deps.db, agentId) };
@@ -35,7 +38,12 @@ export async function purgeExpired(
         await assertNotErased(tx, agentId, since);
         const ids = await queryRows<{ id: string }>(
           tx,
-          sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz
+          sql`SELECT id FROM (
+            (SELECT id, expires_at FROM memories WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz
+              ORDER BY expires_at LIMIT ${batch})
+            UNION ALL
+            (SELECT id, expires_at FROM memory_archive WHERE agent_id = ${agentId} AND expires_at <= ${at}::timestamptz
+              ORDER BY expires_at LIMIT ${batch})) x
           ORDER BY expires_at LIMIT ${batch}`,
         );
         return {
@@ -62,8 +70,11 @@ export async function agentsWithExpired(
   const rows = await queryRows<{ agent_id: string }>(
     db,
     sql`SELECT DISTINCT agent_id FROM (
-      SELECT agent_id FROM memories WHERE expires_at <= ${now.toISOString()}::timestamptz
-      ORDER BY expires_at LIMIT ${limit * 20}) x LIMIT ${limit}`,
+      (SELECT agent_id FROM memories WHERE expires_at <= ${now.toISOString()}::timestamptz
+        ORDER BY expires_at LIMIT ${limit * 20})
+      UNION ALL
+      (SELECT agent_id FROM memory_archive WHERE expires_at <= ${now.toISOString()}::timestamptz
+        ORDER BY expires_at LIMIT ${limit * 20})) x LIMIT ${limit}`,
   );
   return rows.map((r) => r.agent_id);
 }

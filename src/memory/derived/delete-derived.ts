@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { deleteRows } from "../delete-rows";
 import { releaseSuperseded } from "../supersede";
+import { rewordSummaries } from "../tiers/reword";
 
 type Tx = Pick<Db, "execute" | "select" | "update">;
 
@@ -12,8 +13,11 @@ type Tx = Pick<Db, "execute" | "select" | "update">;
 export const DERIVED_KINDS = ["reflection", "lesson"] as const;
 export type DerivedKind = (typeof DERIVED_KINDS)[number];
 
-/** Derived memories deleted per kind (kinds with none left out). */
-export type DerivedCounts = Partial<Record<DerivedKind, number>>;
+/**
+ * Derived memories deleted per kind (kinds with none left out); `summary`: summaries left with no
+ * member; `archived`: archived members deleted with their summary.
+ */
+export type DerivedCounts = Partial<Record<DerivedKind | "summary" | "archived", number>>;
 
 /** Ids per statement: bounded arrays, as releaseSuperseded's batches. */
 const CHUNK = 1_000;
@@ -36,6 +40,12 @@ export async function deleteDerived(
   while (frontier.length > 0) {
     await releaseSuperseded(tx, agentId, frontier);
     const next: string[] = [];
+    // Summaries citing a deleted member are worded from the rest (docs/adr/0044); an empty one goes.
+    const empty = await rewordSummaries(tx, agentId, frontier);
+    for (const g of await deleteRows(tx, agentId, empty)) {
+      if (g.kind === "summary") counts.summary = (counts.summary ?? 0) + 1;
+      next.push(g.id);
+    }
     for (let i = 0; i < frontier.length; i += CHUNK) {
       const ids = sql`ARRAY[${sql.join(
         frontier.slice(i, i + CHUNK).map((id) => sql`${id}`),

@@ -73,11 +73,21 @@ export async function eraseAgent(
           )
         )[0]?.n ?? 0,
       );
-    const memoriesByKind = Object.fromEntries(byKind.map((r) => [r.kind, Number(r.n)]));
+    // The archive tier (docs/adr/0044): its memories are the agent's memories too.
+    const archived = await queryRows<{ kind: string; n: number | string }>(
+      tx,
+      sql`WITH gone AS (DELETE FROM memory_archive WHERE agent_id = ${agentId} RETURNING kind)
+          SELECT kind, count(*) AS n FROM gone GROUP BY kind ORDER BY kind`,
+    );
+    const memoriesByKind: Record<string, number> = Object.fromEntries(
+      byKind.map((r) => [r.kind, Number(r.n)]),
+    );
+    for (const r of archived) memoriesByKind[r.kind] = (memoriesByKind[r.kind] ?? 0) + Number(r.n);
     const deleted = Object.values(memoriesByKind).reduce((a, b) => a + b, 0);
     const rows: Record<string, number> = {
       memories: deleted,
       memory_embeddings: Number(before?.memory_embeddings ?? 0),
+      memory_archive: archived.reduce((a, r) => a + Number(r.n), 0),
       outcomes: Number(before?.outcomes ?? 0),
       lesson_revisions: Number(before?.lesson_revisions ?? 0),
       memory_revisions: Number(before?.memory_revisions ?? 0),

@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from "drizzle-orm";
-import { memories, memoryRevisions } from "../../db/schema";
+import { memories, memoryArchive, memoryRevisions } from "../../db/schema";
 import { Invalid, NotFound } from "../../lib/errors";
 import { purgeExpired } from "../deletion/purge-expired";
 import type { MemoryDeps } from "../deps";
@@ -39,7 +39,7 @@ export async function listMemoryHistory(
     .select({ id: memories.id })
     .from(memories)
     .where(and(eq(memories.agentId, agentId), eq(memories.id, memoryId)));
-  if (!found) throw new NotFound(`memory ${memoryId} not found for agent ${agentId}`, { id: memoryId });
+  if (!found) return archivedHistory(deps, agentId, memoryId, opts.limit, before);
   const rows = await deps.db
     .select()
     .from(memoryRevisions)
@@ -64,5 +64,31 @@ export async function listMemoryHistory(
       replacedAt: r.replacedAt.toISOString(),
     })),
     nextCursor: rows.length > opts.limit && last ? encodeCursor(last.revision) : null,
+  };
+}
+
+/** An archived memory's revisions (kept with it in the archive tier, docs/adr/0044), paged the same way. */
+async function archivedHistory(
+  deps: Pick<MemoryDeps, "db">,
+  agentId: string,
+  memoryId: string,
+  limit: number,
+  before: number | undefined,
+): Promise<{ memoryId: string; revisions: MemoryRevision[]; nextCursor: string | null }> {
+  const [row] = await deps.db
+    .select({ revisions: memoryArchive.revisions })
+    .from(memoryArchive)
+    .where(and(eq(memoryArchive.agentId, agentId), eq(memoryArchive.id, memoryId)));
+  if (!row) throw new NotFound(`memory ${memoryId} not found for agent ${agentId}`, { id: memoryId });
+  const all = (row.revisions as MemoryRevision[])
+    .map((r) => ({ ...r, replacedAt: new Date(r.replacedAt).toISOString() }))
+    .filter((r) => before === undefined || r.revision < before)
+    .sort((a, b) => b.revision - a.revision);
+  const page = all.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    memoryId,
+    revisions: page,
+    nextCursor: all.length > limit && last ? encodeCursor(last.revision) : null,
   };
 }

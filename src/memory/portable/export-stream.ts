@@ -83,6 +83,7 @@ async function exportFrom(
     after = { at: last.created_at, id: last.id };
     if (rows.length < page) break;
   }
+  counts.memories += await archived(db, agentId, write, page);
   counts.documents = await documents(db, agentId, write, page);
   counts.reflectionRuns = await reflectionRuns(db, agentId, write, page);
   await write(`${JSON.stringify({ type: "end", ...counts })}\n`);
@@ -97,7 +98,8 @@ async function header(db: Read, now: Date, agentId: string): Promise<Header> {
   );
   const [total] = await queryRows<{ n: string | number }>(
     db,
-    sql`SELECT count(*) AS n FROM memories WHERE agent_id = ${agentId}`,
+    sql`SELECT (SELECT count(*) FROM memories WHERE agent_id = ${agentId})
+      + (SELECT count(*) FROM memory_archive WHERE agent_id = ${agentId}) AS n`,
   );
   const [s] = await queryRows<PortableSettingsRow>(
     db,
@@ -152,7 +154,9 @@ async function memoryLines(db: Read, agentId: string, rows: MemoryRow[]): Promis
       : (
           await queryRows<{ id: string }>(
             db,
-            sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${idList(cited)})`,
+            sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${idList(cited)})
+              UNION ALL
+              SELECT id FROM memory_archive WHERE agent_id = ${agentId} AND id IN (${idList(cited)})`,
           )
         ).map((r) => r.id),
   );
@@ -225,6 +229,62 @@ async function memoryLines(db: Read, agentId: string, rows: MemoryRow[]): Promis
     out += `${json.slice(0, -1)},"vectors":{${(byMemory.get(r.id) ?? []).join(",")}}}\n`;
   }
   return out;
+}
+
+/**
+ * The archive tier (docs/adr/0044), after the ranked memories: each archived memory as a memory
+ * record with `archived`, its vector and its edit history, a page at a time.
+ */
+async function archived(
+  db: Read,
+  agentId: string,
+  write: (chunk: string) => Promise<void> | void,
+  page: number,
+): Promise<number> {
+  let n = 0;
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const rows = await queryRows<{
+      id: string;
+      created_at: string;
+      line: Record<string, unknown>;
+      v: string;
+    }>(
+      db,
+      sql`SELECT id, ${iso(sql`created_at`)} AS created_at, json_build_object('type', 'memory', 'id', id,
+        'kind', kind, 'description', description, 'createdAt', ${iso(sql`created_at`)},
+        'lastAccessedAt', ${iso(sql`last_accessed_at`)}, 'insertedAt', ${iso(sql`inserted_at`)},
+        'importance', importance, 'importanceSource', importance_source, 'embeddingModel', embedding_model,
+        'metadata', metadata, 'citations', citations, 'supersededBy', superseded_by,
+        'validUntil', ${iso(sql`valid_until`)}, 'promptVersion', prompt_version, 'expiresAt', ${iso(sql`expires_at`)},
+        'archived', json_build_object('summaryId', summary_id, 'archivedAt', ${iso(sql`archived_at`)},
+          'expansions', expansions)) AS line,
+        embedding::text AS v,
+        CASE WHEN jsonb_array_length(revisions) > 0 THEN revisions END AS history
+      FROM memory_archive WHERE agent_id = ${agentId}
+        ${after ? sql`AND (created_at, id) > (${after.at}::timestamptz, ${after.id})` : sql``}
+      ORDER BY created_at, id LIMIT ${page}`,
+    );
+    let out = "";
+    for (const r of rows as ((typeof rows)[number] & { history: Record<string, unknown>[] | null })[]) {
+      const record = r.history
+        ? {
+            ...r.line,
+            history: r.history.map((h) => ({
+              ...h,
+              replacedAt: new Date(String(h.replacedAt)).toISOString(),
+            })),
+          }
+        : r.line;
+      const json = JSON.stringify(record);
+      out += `${json.slice(0, -1)},"vectors":{${JSON.stringify(r.line.embeddingModel)}:${r.v}}}\n`;
+    }
+    if (out) await write(out);
+    n += rows.length;
+    if (rows.length < page) return n;
+    const last = rows.at(-1) as { id: string; created_at: string };
+    after = { at: last.created_at, id: last.id };
+  }
 }
 
 async function documents(

@@ -147,6 +147,11 @@ export const MemoryRecord = z
     lessonRevisions: z.array(LessonRevision).max(PORTABLE_LIMITS.lessonRevisions).optional(),
     /** The versions PATCHes replaced, oldest first; absent when there are none (and in older files). */
     history: z.array(HistoryRevision).max(PORTABLE_LIMITS.history).optional(),
+    /** In the archive tier (docs/adr/0044): behind summary `summaryId` since `archivedAt`; absent = ranked. */
+    archived: z
+      .object({ summaryId: Id, archivedAt: Time, expansions: z.number().int().min(0).max(2_147_483_647) })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -162,6 +167,8 @@ export const MemoryRecord = z
       issue("missingCitations", "lists an id that is not among the citations");
     if (m.lessonRevisions !== undefined && m.kind !== "lesson")
       issue("lessonRevisions", "only a lesson carries lessonRevisions");
+    if (m.archived !== undefined && m.embeddingModel === null)
+      issue("archived", "an archived memory carries the vector it was ranked by (embeddingModel)");
   });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 

@@ -200,12 +200,15 @@ async function resolve(tx: Tx, agentId: string, refs: Reference[]): Promise<Refe
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 1_000) {
     const chunk = ids.slice(i, i + 1_000);
+    const list = sql.join(
+      chunk.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    // Either tier holds memories (docs/adr/0044): a summary's members are archived.
     const rows = await queryRows<{ id: string }>(
       tx,
-      sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${sql.join(
-        chunk.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
+      sql`SELECT id FROM memories WHERE agent_id = ${agentId} AND id IN (${list})
+        UNION ALL SELECT id FROM memory_archive WHERE agent_id = ${agentId} AND id IN (${list})`,
     );
     for (const r of rows) found.add(r.id);
   }

@@ -3,6 +3,7 @@ import { queryRows } from "../../db/client";
 import { type CopyVector, copyVectors } from "../copy-vectors";
 import { FIELDS, target } from "../enrichment/fields";
 import type { MemoryWork } from "../events";
+import { moveToArchive } from "../tiers/compact";
 import type { Tx } from "../transaction";
 import type { DocumentRecord, MemoryRecord, PortableSettings, ReflectionRunRecord } from "./format";
 
@@ -34,24 +35,38 @@ export async function writeMemories(
   batch: { n: number; r: MemoryRecord }[],
 ): Promise<{ added: string[]; vectors: number; references: Reference[]; enrich: MemoryWork[] }> {
   const at = now.toISOString();
+  // An id already in the archive tier (a re-run after archived records were written) is the agent's too.
+  const inArchive = new Set(
+    (
+      await queryRows<{ id: string }>(
+        tx,
+        sql`SELECT id FROM memory_archive WHERE agent_id = ${agentId} AND id IN (${sql.join(
+          batch.map(({ r }) => sql`${r.id}`),
+          sql`, `,
+        )})`,
+      )
+    ).map((r) => r.id),
+  );
   const rows = JSON.stringify(
-    batch.map(({ r }) => ({
-      id: r.id,
-      kind: r.kind,
-      description: r.description,
-      created_at: r.createdAt,
-      last_accessed_at: r.lastAccessedAt,
-      inserted_at: r.insertedAt,
-      importance: r.importance,
-      importance_source: r.importanceSource,
-      embedding_model: r.embeddingModel,
-      metadata: r.metadata,
-      citations: r.citations,
-      superseded_by: r.supersededBy,
-      valid_until: r.validUntil,
-      prompt_version: r.promptVersion,
-      expires_at: r.expiresAt ?? null,
-    })),
+    batch
+      .filter(({ r }) => !inArchive.has(r.id))
+      .map(({ r }) => ({
+        id: r.id,
+        kind: r.kind,
+        description: r.description,
+        created_at: r.createdAt,
+        last_accessed_at: r.lastAccessedAt,
+        inserted_at: r.insertedAt,
+        importance: r.importance,
+        importance_source: r.importanceSource,
+        embedding_model: r.embeddingModel,
+        metadata: r.metadata,
+        citations: r.citations,
+        superseded_by: r.supersededBy,
+        valid_until: r.validUntil,
+        prompt_version: r.promptVersion,
+        expires_at: r.expiresAt ?? null,
+      })),
   );
   const added = (
     await queryRows<{ id: string }>(
@@ -130,6 +145,25 @@ export async function writeMemories(
       FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS x(memory_id text, revision int,
         description text, importance smallint, metadata jsonb, replaced_at timestamptz)
       ON CONFLICT DO NOTHING`);
+  }
+  // Archived records go to the archive tier once their row and vector are written (docs/adr/0044).
+  const toArchive = batch.filter(({ r }) => r.archived && fresh.has(r.id));
+  const models = new Set(toArchive.map(({ r }) => r.embeddingModel as string));
+  for (const model of models) {
+    const moves = toArchive
+      .filter(({ r }) => r.embeddingModel === model)
+      .map(({ r }) => ({ id: r.id, summary_id: r.archived?.summaryId as string }));
+    await moveToArchive(tx, agentId, model, moves, now);
+  }
+  if (toArchive.length > 0) {
+    const kept = toArchive.map(({ r }) => ({
+      id: r.id,
+      archived_at: r.archived?.archivedAt,
+      expansions: r.archived?.expansions,
+    }));
+    await tx.execute(sql`UPDATE memory_archive a SET archived_at = x.archived_at, expansions = x.expansions
+      FROM jsonb_to_recordset(${JSON.stringify(kept)}::jsonb) AS x(id text, archived_at timestamptz, expansions int)
+      WHERE a.agent_id = ${agentId} AND a.id = x.id`);
   }
   return { added, vectors: vectors.length, references, enrich };
 }

@@ -3,6 +3,8 @@ import { agentSettings } from "../../db/schema";
 import { purgeExpired } from "../deletion/purge-expired";
 import type { MemoryDeps } from "../deps";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
+import { compactAgent } from "../tiers/compact";
+import { readCompaction } from "../tiers/settings";
 import { applyForget } from "./apply";
 import { agentPolicy } from "./forget";
 import { deletesAnything } from "./policy";
@@ -13,7 +15,7 @@ import { deletesAnything } from "./policy";
  * policy was removed meanwhile is left alone (a late job does nothing).
  */
 export async function retainAgent(
-  deps: Pick<MemoryDeps, "db" | "clock">,
+  deps: Pick<MemoryDeps, "db" | "clock" | "embedder">,
   agentId: string,
   batch?: number,
 ): Promise<{ deleted: number }> {
@@ -22,9 +24,18 @@ export async function retainAgent(
   // Before the policy is read: a run whose agent is erased meanwhile stops at its next batch.
   const since = { epoch: await agentEpoch(deps.db, agentId) };
   const policy = await agentPolicy(deps, agentId);
-  if (!policy || !deletesAnything(policy)) return { deleted: expired.count };
+  const compaction = await readCompaction(deps.db, agentId);
+  const forgets = policy !== null && deletesAnything(policy);
+  if (!forgets && compaction.afterDays === null) return { deleted: expired.count };
   const now = deps.clock.now();
-  const { count } = await applyForget(deps.db, agentId, since, policy, now, batch);
+  const { count } = forgets ? await applyForget(deps.db, agentId, since, policy, now, batch) : { count: 0 };
+  // Compaction (docs/adr/0044) after the policy: what retention deletes is not summarized first.
+  if (compaction.afterDays !== null) {
+    await compactAgent(deps, agentId, {
+      before: new Date(now.getTime() - compaction.afterDays * 86_400_000),
+      groupMax: compaction.groupMax,
+    });
+  }
   await deps.db.transaction(async (tx) => {
     await assertNotErased(tx, agentId, since);
     await tx.update(agentSettings).set({ retainedAt: now }).where(eq(agentSettings.agentId, agentId));
@@ -43,7 +54,7 @@ export async function agentsDueForRetention(
     .from(agentSettings)
     .where(
       and(
-        isNotNull(agentSettings.retention),
+        or(isNotNull(agentSettings.retention), isNotNull(agentSettings.compaction)),
         or(isNull(agentSettings.retainedAt), lt(agentSettings.retainedAt, before)),
       ),
     )

@@ -14,7 +14,10 @@ import type { MemoryFilters } from "../filters";
 import { type LoggedCandidate, logRetrieval } from "../learning/log";
 import { LIMITS } from "../limits";
 import { type MemoryRecord, toMemory } from "../serialize";
-import type { MemoryKind, ScoredMemory } from "../types";
+import { countExpansions, EXPAND_DEFAULTS, expandSummaries } from "../tiers/expand";
+import { tierKinds } from "../tiers/kinds";
+import { readCompaction } from "../tiers/settings";
+import type { MemoryKind, ScoredMemory, Tier } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { consultCache } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
@@ -85,6 +88,17 @@ export type RetrieveInput = {
    * before the retrieve has its vector (freshness.ts); then rank whatever the wait reached.
    */
   waitSearchableMs?: number;
+  /**
+   * The tiers ranked (docs/adr/0044): `recent` (every kind but summaries) and `summary`; absent =
+   * both. The archive is reached through `expand`, or listed (list-memories.ts).
+   */
+  tiers?: Exclude<Tier, "archive">[];
+  /**
+   * Each summary that ranks carries its archived members best first (`expanded`, tiers/expand.ts):
+   * `true` = EXPAND_DEFAULTS.perSummary each, a number = that many. With `touch`, an expansion
+   * counts as an access, and a member expanded the agent's `promoteAfter` times is promoted back.
+   */
+  expand?: boolean | number;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -214,7 +228,7 @@ export async function retrieve(
     ? sections.some((s) => s.kinds === null)
       ? undefined
       : (sections.flatMap((s) => s.kinds ?? []) as MemoryKind[])
-    : input.kinds;
+    : tierKinds(input.kinds, input.tiers);
   // As of a time, memories created after it are not candidates (an `until`, so every statement cuts there).
   const filters = { ...input.filters, kinds, until: untilAsOf(input.filters?.until, asOf) };
   const fresh = deps.retrieval.fresh;
@@ -372,7 +386,14 @@ export async function retrieve(
   const result: RetrieveResult = {
     retrievalId,
     freshness,
-    memories: await withCitationStatus(deps.db, agentId, memories),
+    memories: await withExpansion(
+      deps,
+      agentId,
+      input,
+      query,
+      params.touch ? params.now : null,
+      await withCitationStatus(deps.db, agentId, memories),
+    ),
     mode: ran.statement === "fast" || ran.statement === "phased" ? ran.statement : "exact",
     ranking: {
       ...ranking,
@@ -607,4 +628,29 @@ async function queryVector(deps: MemoryDeps, input: RetrieveInput): Promise<Rank
   const [vector] = await deps.embedder.embed([input.query]);
   if (!vector) throw new Error("embedder returned no vector for the query");
   return { vector: pgvector.toSql(vector), model: deps.embedder.modelId, dimensions: vector.length };
+}
+
+/**
+ * Summaries among `memories` get their archived members (tiers/expand.ts) when the retrieve asked
+ * to `expand`; with a touch (`touchedAt`), the expansion is counted and due members promoted.
+ */
+async function withExpansion(
+  deps: MemoryDeps,
+  agentId: string,
+  input: RetrieveInput,
+  query: QueryVector | null,
+  touchedAt: Date | null,
+  memories: ScoredMemory[],
+): Promise<ScoredMemory[]> {
+  if (!input.expand) return memories;
+  const perSummary = input.expand === true ? EXPAND_DEFAULTS.perSummary : input.expand;
+  const summaries = memories.filter((m) => m.kind === "summary").map((m) => m.id);
+  if (summaries.length === 0) return memories;
+  const members = await expandSummaries(deps.db, agentId, summaries, query, perSummary);
+  if (touchedAt) {
+    const ids = [...members.values()].flat().map((m) => m.id);
+    const settings = await readCompaction(deps.db, agentId);
+    await countExpansions(deps.db, agentId, ids, touchedAt, settings.promoteAfter);
+  }
+  return memories.map((m) => (m.kind === "summary" ? { ...m, expanded: members.get(m.id) ?? [] } : m));
 }

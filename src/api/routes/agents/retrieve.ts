@@ -6,6 +6,7 @@ import { LIMITS } from "../../../memory/limits";
 import { DEFAULT_PRESET } from "../../../memory/retrieve/presets";
 import { BM25, HYBRID_VECTOR_SHARE } from "../../../memory/retrieve/ranking/relevance/kinds";
 import { RETRIEVE_DEFAULTS, retrieve } from "../../../memory/retrieve/retrieve";
+import { EXPAND_DEFAULTS } from "../../../memory/tiers/expand";
 import type { App, AppDeps } from "../../deps";
 import { RANKING_EXAMPLE, SCORED_MEMORY_EXAMPLE } from "../../examples";
 import { RankingFields, RetrieveRanking } from "../../ranking-schemas";
@@ -19,6 +20,7 @@ import {
   MemorySchema,
   Metadata,
   ModelId,
+  TierSchema,
   Vector,
 } from "../../schemas";
 
@@ -91,6 +93,20 @@ const RetrieveBody = z
         example: 2000,
       }),
     kinds: z.array(Kind).min(1).optional(),
+    tiers: z
+      .array(TierSchema.exclude(["archive"]))
+      .min(1)
+      .optional()
+      .openapi({
+        description:
+          "The ranked tiers: `recent` (every kind but summaries) and `summary` (what compaction wrote); default both. Archived memories are reached through `expand`, or listed with GET …/memories?tiers=archive",
+      }),
+    expand: z
+      .union([z.boolean(), z.number().int().min(1).max(EXPAND_DEFAULTS.max)])
+      .optional()
+      .openapi({
+        description: `Each summary that ranks carries \`expanded\`: its archived members, best first by cosine to the query (else importance, then recency); true = ${EXPAND_DEFAULTS.perSummary} each, a number = that many (at most ${EXPAND_DEFAULTS.max}). With touch, an expansion counts as an access of the member, and one expanded the agent's compaction.promoteAfter times moves back to the ranked stream`,
+      }),
     mode: z
       .enum(["auto", "exact", "fast"])
       .optional()
@@ -194,6 +210,13 @@ const Scored = MemorySchema.extend({
     .int()
     .optional()
     .openapi({ description: "Index of its section (requests with sections)" }),
+  expanded: z
+    .array(MemorySchema.extend({ similarity: z.number().nullable() }).openapi("ExpandedMemory"))
+    .optional()
+    .openapi({
+      description:
+        "A summary's archived members, best first, with their cosine to the query (null without a query vector of their model); present on summaries when the request asked to `expand`",
+    }),
 }).openapi("ScoredMemory");
 
 const route = createRoute({

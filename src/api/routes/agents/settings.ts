@@ -3,12 +3,14 @@ import { NO_LEARNING } from "../../../memory/learning/state";
 import { MIN_OUTCOMES_RANGE } from "../../../memory/lessons/settings";
 import { DEFAULT_SIMILARITY } from "../../../memory/lessons/similarity";
 import { LIMITS } from "../../../memory/limits";
+import { COMPACTION_DEFAULTS } from "../../../memory/tiers/settings-shape";
 import { getAgentSettings, updateAgentSettings } from "../../../memory/update-agent-settings";
 import type { App, AppDeps } from "../../deps";
 import { RANKING_EXAMPLE } from "../../examples";
 import { RankingFields, RankingInForce } from "../../ranking-schemas";
 import { RetentionPolicySchema } from "../../retention-schemas";
 import { AgentParam, apiErrors, json } from "../../schemas";
+import { CompactionSchema } from "../../tier-schemas";
 
 const Retrieval = z.object(RankingFields).strict().openapi("RetrievalDefaults", {
   description: "Retrieve defaults for this agent: used for fields a retrieve request leaves out",
@@ -96,6 +98,10 @@ const Body = z
         description:
           "How long identical retrieves may be answered from the result cache (ms; any write to the agent invalidates at once); 0 = off; null = MEMSTREAM_RETRIEVE_CACHE_TTL_MS; absent = unchanged",
       }),
+    compaction: CompactionSchema.nullable().optional().openapi({
+      description:
+        "Compaction into summaries, run by the agent.retain job (every MEMSTREAM_RETENTION_INTERVAL_MS) and by POST …/maintenance, replacing earlier settings; null = off (the default); absent = unchanged",
+    }),
   })
   .strict();
 
@@ -166,6 +172,10 @@ const Settings = z
     effectiveRetrieveCacheTtlMs: z
       .number()
       .openapi({ description: "The result cache's TTL in force (ms; 0 = off)" }),
+    compaction: CompactionSchema.nullable(),
+    effectiveCompaction: z
+      .object({ afterDays: z.number().nullable(), groupMax: z.number(), promoteAfter: z.number() })
+      .openapi({ description: "The compaction settings in force (afterDays null = off)" }),
   })
   .openapi("AgentSettings");
 
@@ -186,6 +196,12 @@ const SETTINGS_EXAMPLE = {
   effectiveLlmBudget: { dailyTokens: 200_000, dailyCalls: 0 },
   retrieveCacheTtlMs: null,
   effectiveRetrieveCacheTtlMs: 30_000,
+  compaction: { afterDays: 30 },
+  effectiveCompaction: {
+    afterDays: 30,
+    groupMax: COMPACTION_DEFAULTS.groupMax,
+    promoteAfter: COMPACTION_DEFAULTS.promoteAfter,
+  },
 };
 
 const put = createRoute({

@@ -61,6 +61,11 @@ const Stats = z
       document: z.number(),
       outcome: z.number(),
       lesson: z.number(),
+      summary: z.number(),
+    }),
+    tiers: z.object({ recent: z.number(), summary: z.number(), archive: z.number() }).openapi({
+      description:
+        "Memories per tier: recent and summary are ranked (`total` counts them), archive holds what compaction moved behind summaries",
     }),
     importance: Counts,
     embedding: Counts,

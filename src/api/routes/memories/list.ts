@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { Text } from "../../../lib/storable";
 import { LIMITS } from "../../../memory/limits";
 import { listMemories } from "../../../memory/list-memories";
-import { MEMORY_KINDS } from "../../../memory/types";
+import { MEMORY_KINDS, TIERS } from "../../../memory/types";
 import type { App, AppDeps } from "../../deps";
 import { MEMORY_EXAMPLE } from "../../examples";
 import { AgentParam, apiErrors, IsoTime, json, MemorySchema, Metadata } from "../../schemas";
@@ -14,6 +14,16 @@ const Query = z.object({
     .transform((s) => (s ? s.split(",") : undefined))
     .pipe(z.array(z.enum(MEMORY_KINDS)).optional())
     .openapi({ description: "Comma-separated kinds", example: "observation,reflection" }),
+  tiers: z
+    .string()
+    .optional()
+    .transform((s) => (s ? s.split(",") : undefined))
+    .pipe(z.array(z.enum(TIERS)).min(1).optional())
+    .openapi({
+      description:
+        "Comma-separated tiers: recent, summary, archive (what compaction moved behind summaries); default recent,summary",
+      example: "recent,summary,archive",
+    }),
   since: IsoTime.optional(),
   until: IsoTime.optional(),
   asOf: IsoTime.optional().openapi({

@@ -52,6 +52,24 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+-- Memories that moved between tiers rather than being written or deleted: compaction inserts them in
+-- memory_archive before deleting them from memories, expansion inserts them in memories before
+-- deleting them from the archive. Keys are agent and id joined by a unit separator (no agent id holds one).
+CREATE FUNCTION memstream_event_in_tier(p_tier text, p_agents text[], p_ids text[]) RETURNS text[]
+LANGUAGE plpgsql STABLE AS $$
+DECLARE v text[];
+BEGIN
+  IF p_tier = 'memory_archive' THEN
+    SELECT array_agg(a.agent_id || E'\x1f' || a.id) INTO v FROM memory_archive a
+      WHERE a.agent_id = ANY(p_agents) AND a.id = ANY(p_ids);
+  ELSE
+    SELECT array_agg(m.agent_id || E'\x1f' || m.id) INTO v FROM memories m
+      WHERE m.agent_id = ANY(p_agents) AND m.id = ANY(p_ids);
+  END IF;
+  RETURN coalesce(v, '{}');
+END
+$$;
+--> statement-breakpoint
 -- One delivery per event and active subscription that names the event's type.
 CREATE FUNCTION memstream_event_record(p_agents text[], p_events text[], p_payloads jsonb[], p_content boolean[])
 RETURNS void LANGUAGE plpgsql AS $$
@@ -73,14 +91,16 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- memory.written / reflection.written (a lesson's memory is told by lesson.written, below).
+-- memory.written / reflection.written (a lesson's memory is told by lesson.written, below; a memory
+-- promoted back from the archive was written before).
 CREATE FUNCTION memstream_event_memories_inserted() RETURNS trigger
 LANGUAGE plpgsql AS $$
-DECLARE v_agents text[]; a text[]; e text[]; p jsonb[]; c boolean[];
+DECLARE v_agents text[]; v_ids text[]; v_moved text[]; a text[]; e text[]; p jsonb[]; c boolean[];
 BEGIN
-  SELECT array_agg(DISTINCT r.agent_id) INTO v_agents FROM changed_rows r;
+  SELECT array_agg(DISTINCT r.agent_id), array_agg(r.id) INTO v_agents, v_ids FROM changed_rows r;
   -- An empty statement names no agent (on Citus, no shard: the probe could not be routed).
   IF v_agents IS NULL OR NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
+  v_moved := memstream_event_in_tier('memory_archive', v_agents, v_ids);
   SELECT array_agg(r.agent_id),
     array_agg(CASE WHEN r.kind = 'reflection' THEN 'reflection.written' ELSE 'memory.written' END),
     array_agg(jsonb_build_object('memory', jsonb_build_object(
@@ -90,26 +110,28 @@ BEGIN
       'status', jsonb_build_object('importance', r.importance_status, 'embedding', r.embedding_status)))),
     array_agg(true)
     INTO a, e, p, c
-    FROM changed_rows r WHERE r.kind <> 'lesson';
+    FROM changed_rows r WHERE r.kind <> 'lesson' AND NOT ((r.agent_id || E'\x1f' || r.id) = ANY(v_moved));
   PERFORM memstream_event_record(a, e, p, c);
   RETURN NULL;
 END
 $$;
 --> statement-breakpoint
--- memory.deleted: ids only (no content), at most 1,000 per event.
+-- memory.deleted: ids only (no content), at most 1,000 per event; from either tier, but not for a
+-- memory that moved to the other tier in this transaction (TG_ARGV[0]: the other tier).
 CREATE FUNCTION memstream_event_memories_deleted() RETURNS trigger
 LANGUAGE plpgsql AS $$
-DECLARE v_agents text[]; a text[]; e text[]; p jsonb[]; c boolean[];
+DECLARE v_agents text[]; v_ids text[]; v_moved text[]; a text[]; e text[]; p jsonb[]; c boolean[];
 BEGIN
-  SELECT array_agg(DISTINCT r.agent_id) INTO v_agents FROM changed_rows r;
+  SELECT array_agg(DISTINCT r.agent_id), array_agg(r.id) INTO v_agents, v_ids FROM changed_rows r;
   -- An empty statement names no agent (on Citus, no shard: the probe could not be routed).
   IF v_agents IS NULL OR NOT memstream_event_subscribed(v_agents) THEN RETURN NULL; END IF;
+  v_moved := memstream_event_in_tier(TG_ARGV[0], v_agents, v_ids);
   SELECT array_agg(g.agent_id), array_agg('memory.deleted'::text),
     array_agg(jsonb_build_object('memoryIds', to_jsonb(g.ids), 'count', cardinality(g.ids))), array_agg(false)
     INTO a, e, p, c
     FROM (SELECT x.agent_id, array_agg(x.id ORDER BY x.id) AS ids
           FROM (SELECT r.agent_id, r.id, (row_number() OVER (PARTITION BY r.agent_id ORDER BY r.id) - 1) / 1000 AS part
-                FROM changed_rows r) x
+                FROM changed_rows r WHERE NOT ((r.agent_id || E'\x1f' || r.id) = ANY(v_moved))) x
           GROUP BY x.agent_id, x.part) g;
   PERFORM memstream_event_record(a, e, p, c);
   RETURN NULL;
@@ -163,7 +185,10 @@ CREATE TRIGGER memories_events_inserted AFTER INSERT ON memories
 REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION memstream_event_memories_inserted();
 --> statement-breakpoint
 CREATE TRIGGER memories_events_deleted AFTER DELETE ON memories
-REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION memstream_event_memories_deleted();
+REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION memstream_event_memories_deleted('memory_archive');
+--> statement-breakpoint
+CREATE TRIGGER memory_archive_events_deleted AFTER DELETE ON memory_archive
+REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION memstream_event_memories_deleted('memories');
 --> statement-breakpoint
 CREATE TRIGGER memories_events_enriched AFTER UPDATE ON memories FOR EACH ROW
 WHEN (NEW.importance_status = 'ready' AND NEW.embedding_status = 'ready'

@@ -1,0 +1,119 @@
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/client";
+import { FIELDS, target } from "../enrichment/fields";
+import type { QueryVector } from "../retrieve/ranking/relevance/kinds";
+import type { ExpandedMemory } from "../types";
+import { ARCHIVED_COLUMNS, type ArchivedRecord, toArchivedMemory } from "./archived";
+
+/** Members restored per summary by default, and at most. */
+export const EXPAND_DEFAULTS = { perSummary: 3, max: 20 } as const;
+
+const list = (xs: readonly string[]) =>
+  sql`ARRAY[${sql.join(
+    xs.map((x) => sql`${x}`),
+    sql`, `,
+  )}]::text[]`;
+
+/**
+ * The archived members of summaries `summaryIds`, best first per summary: by cosine to the query
+ * when there is a query vector of the members' model, else by importance then recency; at most
+ * `perSummary` each. One statement over the archive's (agent, summary) index: a summary has at
+ * most its group's size of members, so the work is bounded by k × groupMax rows.
+ */
+export async function expandSummaries(
+  db: Pick<Db, "execute">,
+  agentId: string,
+  summaryIds: readonly string[],
+  query: QueryVector | null,
+  perSummary: number,
+): Promise<Map<string, ExpandedMemory[]>> {
+  const out = new Map<string, ExpandedMemory[]>();
+  if (summaryIds.length === 0 || perSummary <= 0) return out;
+  const similarity = query
+    ? sql`CASE WHEN a.embedding_model = ${query.model} AND vector_dims(a.embedding) = ${query.dimensions}
+        THEN 1 - (a.embedding <=> ${query.vector}::vector) END`
+    : sql`NULL::float8`;
+  const rows = await queryRows<ArchivedRecord & { similarity: number | null; rank: number }>(
+    db,
+    sql`SELECT * FROM (
+        SELECT ${ARCHIVED_COLUMNS}, s.similarity,
+          row_number() OVER (PARTITION BY a.summary_id
+            ORDER BY s.similarity DESC NULLS LAST, a.importance DESC NULLS LAST, a.created_at DESC) AS rank
+        FROM memory_archive a, LATERAL (SELECT ${similarity} AS similarity) s
+        WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${list(summaryIds)})
+      ) x WHERE rank <= ${perSummary}
+      ORDER BY "summaryId", rank`,
+  );
+  for (const r of rows) {
+    const m: ExpandedMemory = {
+      ...toArchivedMemory(r),
+      similarity: r.similarity === null ? null : Number(r.similarity),
+    };
+    const l = out.get(r.summaryId);
+    if (l) l.push(m);
+    else out.set(r.summaryId, [m]);
+  }
+  return out;
+}
+
+/**
+ * Counts an expansion of archived memories `ids` at `now` (their last access moves as a touch
+ * would), and promotes those expanded `promoteAfter` times back to the ranked stream (promote).
+ * Answers the promoted ids. promoteAfter 0 = count only.
+ */
+export async function countExpansions(
+  db: Pick<Db, "transaction">,
+  agentId: string,
+  ids: readonly string[],
+  now: Date,
+  promoteAfter: number,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const counted = await queryRows<{ id: string; expansions: number }>(
+      tx,
+      sql`UPDATE memory_archive SET expansions = expansions + 1,
+          last_accessed_at = greatest(last_accessed_at, ${now.toISOString()}::timestamptz)
+        WHERE agent_id = ${agentId} AND id = ANY(${list([...ids].sort())})
+        RETURNING id, expansions`,
+    );
+    if (promoteAfter <= 0) return [];
+    const due = counted.filter((c) => Number(c.expansions) >= promoteAfter).map((c) => c.id);
+    await promote(tx, agentId, due);
+    return due;
+  });
+}
+
+/**
+ * Moves archived memories back to `memories` as they were — text, times, importance, metadata,
+ * citations, vector and edit history — in the caller's transaction. Their summary keeps citing
+ * them (it still tells of them), and they rank on their own again.
+ */
+export async function promote(
+  tx: Pick<Db, "execute">,
+  agentId: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const these = list(ids);
+  await tx.execute(sql`
+    INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at, updated_at,
+      revision, importance, ${target(FIELDS.importance.status)}, importance_source, ${target(FIELDS.embedding.status)},
+      embedding_model, metadata,
+      citations, superseded_by, valid_until, expires_at, prompt_version)
+    SELECT id, agent_id, kind, description, created_at, last_accessed_at, inserted_at, updated_at,
+      revision, importance, CASE WHEN importance IS NULL THEN 'failed' ELSE 'ready' END, importance_source,
+      'ready', embedding_model, metadata, citations, superseded_by, valid_until, expires_at, prompt_version
+    FROM memory_archive WHERE agent_id = ${agentId} AND id = ANY(${these})`);
+  await tx.execute(sql`
+    INSERT INTO memory_embeddings (memory_id, agent_id, model, dimensions, embedding, revision)
+    SELECT id, agent_id, embedding_model, vector_dims(embedding), embedding, revision
+    FROM memory_archive WHERE agent_id = ${agentId} AND id = ANY(${these})`);
+  await tx.execute(sql`
+    INSERT INTO memory_revisions (agent_id, memory_id, revision, description, importance, metadata, replaced_at)
+    SELECT a.agent_id, a.id, (r->>'revision')::int, r->>'description', (r->>'importance')::smallint,
+      r->'metadata', (r->>'replacedAt')::timestamptz
+    FROM memory_archive a, jsonb_array_elements(a.revisions) r
+    WHERE a.agent_id = ${agentId} AND a.id = ANY(${these})`);
+  await tx.execute(sql`DELETE FROM memory_archive WHERE agent_id = ${agentId} AND id = ANY(${these})`);
+}
