@@ -104,6 +104,35 @@ class Memstream:
         """Records how a task went; similar outcomes of a task type become lessons."""
         return cast(Memory, self.request("POST", f"{_agent(agent_id)}/outcomes", outcome))
 
+    # --- outgoing events (docs/events.md) ---------------------------------------------------
+
+    def subscribe(
+        self, agent_id: str, url: str, events: Optional[List[str]] = None, **fields: Any
+    ) -> Dict[str, Any]:
+        """Subscribes ``url`` to the agent's events (all types unless ``events`` names some); the
+        answer's ``secret`` is shown only here. ``secret=`` and ``description=`` are optional."""
+        body: Dict[str, Any] = {"url": url, **fields}
+        if events is not None:
+            body["events"] = events
+        return cast(Dict[str, Any], self.request("POST", f"{_agent(agent_id)}/subscriptions", body))
+
+    def subscriptions(self, agent_id: str) -> List[Dict[str, Any]]:
+        answer = self.request("GET", f"{_agent(agent_id)}/subscriptions")
+        return cast(List[Dict[str, Any]], answer["subscriptions"])
+
+    def unsubscribe(self, agent_id: str, subscription_id: str) -> None:
+        self.request("DELETE", f"{_agent(agent_id)}/subscriptions/{_seg(subscription_id)}")
+
+    def deliveries(self, agent_id: str, subscription_id: str, **query: Any) -> List[Dict[str, Any]]:
+        """A subscription's delivery log, newest first (``limit``, ``status``, ``before``)."""
+        path = f"{_agent(agent_id)}/subscriptions/{_seg(subscription_id)}/deliveries"
+        return cast(List[Dict[str, Any]], self.request("GET", path, query=query)["deliveries"])
+
+    def redeliver(self, agent_id: str, subscription_id: str, delivery_id: str) -> Dict[str, Any]:
+        """Sends a logged delivery's event again, as a new delivery."""
+        path = f"{_agent(agent_id)}/subscriptions/{_seg(subscription_id)}/deliveries/{_seg(delivery_id)}/redeliver"
+        return cast(Dict[str, Any], self.request("POST", path))
+
     # --- any operation ---------------------------------------------------------------------
 
     def request(
