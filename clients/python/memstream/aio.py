@@ -9,7 +9,18 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Union
 
 from .client import Memstream, RetryOptions
-from .types import AgentStats, FeedbackResult, Memory, MemoryPage, NewMemory, NewOutcome, RetrieveResult
+from .types import (
+    AgentStats,
+    CreatedEventSubscription,
+    EventDelivery,
+    EventSubscription,
+    FeedbackResult,
+    Memory,
+    MemoryPage,
+    NewMemory,
+    NewOutcome,
+    RetrieveResult,
+)
 
 
 class AsyncMemstream:
@@ -58,19 +69,19 @@ class AsyncMemstream:
 
     async def subscribe(
         self, agent_id: str, url: str, events: Optional[List[str]] = None, **fields: Any
-    ) -> Any:
+    ) -> CreatedEventSubscription:
         return await asyncio.to_thread(self.sync.subscribe, agent_id, url, events, **fields)
 
-    async def subscriptions(self, agent_id: str) -> Any:
+    async def subscriptions(self, agent_id: str) -> List[EventSubscription]:
         return await asyncio.to_thread(self.sync.subscriptions, agent_id)
 
     async def unsubscribe(self, agent_id: str, subscription_id: str) -> None:
         await asyncio.to_thread(self.sync.unsubscribe, agent_id, subscription_id)
 
-    async def deliveries(self, agent_id: str, subscription_id: str, **query: Any) -> Any:
+    async def deliveries(self, agent_id: str, subscription_id: str, **query: Any) -> List[EventDelivery]:
         return await asyncio.to_thread(self.sync.deliveries, agent_id, subscription_id, **query)
 
-    async def redeliver(self, agent_id: str, subscription_id: str, delivery_id: str) -> Any:
+    async def redeliver(self, agent_id: str, subscription_id: str, delivery_id: str) -> EventDelivery:
         return await asyncio.to_thread(self.sync.redeliver, agent_id, subscription_id, delivery_id)
 
     async def request(
