@@ -101,6 +101,8 @@ export const EnvSchema = z.object({
   MEMSTREAM_EVENTS_BACKOFF_MS: z.coerce.number().int().min(1).default(60_000),
   /** A subscription is disabled after this many deliveries in a row failed for good; 0 = never. */
   MEMSTREAM_EVENTS_DISABLE_AFTER: z.coerce.number().int().min(0).max(10_000).default(10),
+  /** Days a delivered or failed delivery stays in its subscription's log. */
+  MEMSTREAM_EVENTS_LOG_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
   /** Comma-separated webhook secrets; several at once so a secret can be rotated. */
@@ -396,6 +398,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       allowPrivate: e.MEMSTREAM_EVENTS_ALLOW_PRIVATE ?? !e.DATABASE_URL,
       timeoutMs: e.MEMSTREAM_EVENTS_TIMEOUT_MS,
       disableAfter: e.MEMSTREAM_EVENTS_DISABLE_AFTER,
+      logDays: e.MEMSTREAM_EVENTS_LOG_DAYS,
     },
     /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
     shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,

@@ -76,6 +76,7 @@ export async function attemptDelivery(
         and(eq(s.agentId, agentId), eq(s.id, row.delivery.subscriptionId), sql`${s.consecutiveFailures} > 0`),
       );
     deps.metrics.eventDeliveries.inc({ result: "delivered" });
+    await pruneLog(deps, agentId, row.delivery.subscriptionId);
     return { result: "delivered", status: answer.status };
   }
   const error = (answer.status === null ? answer.error : `HTTP ${answer.status}: ${answer.body}`).slice(
@@ -115,7 +116,27 @@ export async function attemptDelivery(
     deps.logger.warn("event subscription disabled", { agentId, subscriptionId: row.delivery.subscriptionId });
   }
   deps.metrics.eventDeliveries.inc({ result: "failed" });
+  await pruneLog(deps, agentId, row.delivery.subscriptionId);
   return { result: "failed", error };
+}
+
+/**
+ * Keeps a subscription's log to `logDays`: each finished delivery removes up to
+ * OUTGOING_LIMITS.pruneBatch finished rows older than that, so the log is pruned as it grows, a
+ * bounded statement at a time, with no job of its own.
+ */
+async function pruneLog(
+  deps: Pick<OutgoingDeps, "db" | "clock" | "outgoing">,
+  agentId: string,
+  subscriptionId: string,
+) {
+  const cutoff = new Date(deps.clock.now().getTime() - deps.outgoing.logDays * 86_400_000).toISOString();
+  await deps.db.execute(sql`
+    DELETE FROM event_deliveries WHERE agent_id = ${agentId} AND id IN (
+      SELECT id FROM event_deliveries
+      WHERE agent_id = ${agentId} AND subscription_id = ${subscriptionId}
+        AND created_at < ${cutoff}::timestamptz AND status <> 'pending'
+      LIMIT ${OUTGOING_LIMITS.pruneBatch})`);
 }
 
 /** Records a final outcome on a delivery still pending (an erasure may have cancelled it meanwhile). */

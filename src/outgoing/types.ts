@@ -32,6 +32,8 @@ export const OUTGOING_LIMITS = {
   responseBytes: 64 * 1024,
   /** What of a failed delivery's response or error is kept on the row. */
   errorChars: 500,
+  /** Log rows past their days one finished delivery removes (so each removal stays small). */
+  pruneBatch: 100,
 } as const;
 
 /** What delivering needs: the core's database, logger and metrics, and the delivery settings. */
@@ -40,6 +42,8 @@ export type OutgoingDeps = Pick<Core, "db" | "clock" | "logger" | "metrics"> & {
     allowPrivate: boolean;
     timeoutMs: number;
     disableAfter: number;
+    /** Days a finished delivery stays in the log. */
+    logDays: number;
     /** Attempts of one delivery (the `events.deliver` job's). */
     attempts: number;
     backoffMs: number;

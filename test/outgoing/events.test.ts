@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemories } from "../../src/memory/create-memories";
 import { inMemoryTransaction } from "../../src/memory/transaction";
@@ -317,6 +318,25 @@ describe("deliveries", () => {
     expect(tries[1]?.headers["x-memstream-delivery"]).toBe(tries[0]?.headers["x-memstream-delivery"]);
     // Backoff: the retry came no sooner than the events' backoff base.
     expect((tries[1]?.at ?? 0) - (tries[0]?.at ?? 0)).toBeGreaterThanOrEqual(250);
+  });
+
+  it("keeps a subscription's log to MEMSTREAM_EVENTS_LOG_DAYS, pruned as deliveries finish", async () => {
+    const agent = `${s}-prune`;
+    const sub = await subscribe(agent, "/prune", { events: ["memory.written"] });
+    const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    await t.system.services.db.execute(sql`
+      INSERT INTO event_deliveries (agent_id, id, subscription_id, event_id, event, payload, content, status,
+        attempts, created_at)
+      VALUES (${agent}, 'evd_old', ${sub.id}, 'evt_old', 'memory.written', '{}', true, 'delivered', 1,
+        ${old}::timestamptz)`);
+    expect((await deliveries(agent, sub.id)).map((d) => d.id)).toContain("evd_old");
+    await remember(agent, [{ description: "a fresh one", importance: 1 }]);
+    // Pruned right after the fresh delivery is recorded as delivered.
+    const ids = await until("the old row pruned", async () => {
+      const now = (await deliveries(agent, sub.id)).map((d) => d.id);
+      return now.includes("evd_old") ? null : now;
+    });
+    expect(ids).toHaveLength(1);
   });
 
   it("redelivers a logged delivery as a new delivery of the same event", async () => {
