@@ -9,7 +9,7 @@ import { scoreAndSelect } from "./select";
 /**
  * Memories in the recency + importance list (and per importance level): shorter lists loosen the
  * bound and let more candidates through, longer ones cost their own sort; 100 was the fastest
- * (~0.9× 300's time at 10k, docs/adr/0020). Results are the same at every size (the bound adapts).
+ * (docs/adr/0020). Results are the same at every size (the bound adapts).
  */
 export const RECENT_IMPORTANT = 100;
 /** Memories taken by relevance alone to seed the k-th score. */
