@@ -94,9 +94,10 @@ export type PlanRequest = Pick<
  * The one place that decides which statement ranks a request, and says why. `auto` always ranks
  * exactly: the fast path is a threshold search that is exact only as far as HNSW returns the
  * nearest vectors in order and finds the farthest one, which on random vectors it does not
- * (docs/adr/0020), so a caller gets it only by asking for `fast`. Even then a stream below `thresholds` ranks exactly: there the exact
- * ranking is the faster one, or the filtered HNSW walk the search relies on misses the agent's
- * vectors. Throws Invalid (400) for what fast cannot do (docs/adr/0023).
+ * (docs/adr/0020), so a caller gets it only by asking for `fast`. Even then a stream below
+ * `thresholds` ranks exactly: there the exact ranking is the faster one, or the filtered HNSW
+ * walk the search relies on misses the agent's vectors. Throws Invalid (400) for what fast cannot
+ * do (docs/adr/0023).
  */
 export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresholds): Plan {
   const exact = exactPlan(r, state);

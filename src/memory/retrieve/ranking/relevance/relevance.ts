@@ -151,9 +151,10 @@ export function relevanceSql(
 /**
  * `rel_base` when the candidates are the agent's whole stream (no filter, no time window): each
  * table is read by a subquery of its own (OFFSET 0 keeps it one), joined on the id. Joining the
- * tables themselves carried every candidate's tsvector, the last column of a wide row, through the
- * join (~0.9× the time at 11k memories this way). With filters or a time window the join comes
- * first (relevanceSql), so only the candidates' cosines are computed. The cosine is the stored vector's, else the fresh one's.
+ * tables themselves carried every candidate's tsvector, the last column of a wide row, through
+ * the join (~0.9× the time at 11k memories this way). With filters or a time window the join
+ * comes first (relevanceSql), so only the candidates' cosines are computed. The cosine is the
+ * stored vector's, else the fresh one's.
  */
 function wholeStreamBase(
   agentId: string,
