@@ -10,8 +10,8 @@ import type { QueryVector } from "./relevance/kinds";
  *   *older* one takes that one's score: "Alice moved to Berlin" rises to "Alice lives in Paris",
  *   which repeats the question's words;
  * and equal scores go newest first. Past-state questions lift nothing (focus.ts `liftOf`: lifting
- * the older version did not pay, docs/adr/0026). The lift is reported per memory (`scores.lift`, the score
- * gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
+ * the older version did not pay, docs/adr/0026). The lift is reported per memory (`scores.lift`,
+ * the score gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
  * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
  * vector of the query's model (stored, or embedded at retrieve time) takes no part.
  *

@@ -77,7 +77,8 @@ export const ASKS_PATTERN = "[?？][\"'”’)\\]]*\\s*$";
 export const FORM_MIN = 10;
 /**
  * The direction is estimated from the agent's newest FORM_SAMPLE memories (those with a vector),
- * so its cost per query is bounded whatever the stream's size; a direction needs no more (docs/adr/0026).
+ * so its cost per query is bounded whatever the stream's size; a direction needs no more
+ * (docs/adr/0026).
  */
 export const FORM_SAMPLE = 2_000;
 
