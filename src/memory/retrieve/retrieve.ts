@@ -17,7 +17,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import { countExpansions, EXPAND_DEFAULTS, expandSummaries } from "../tiers/expand";
 import { tierKinds } from "../tiers/kinds";
 import { readCompaction } from "../tiers/settings";
-import type { MemoryKind, ScoredMemory, Tier } from "../types";
+import type { ExpandedMemory, MemoryKind, ScoredMemory, Tier } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { consultCache } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
@@ -99,6 +99,11 @@ export type RetrieveInput = {
    * counts as an access, and a member expanded the agent's `promoteAfter` times is promoted back.
    */
   expand?: boolean | number;
+  /**
+   * The answer's summaries replaced by their members (`flattened`): the top k of the ranked
+   * memories and the expanded members together, each member marked `expandedFrom`.
+   */
+  flatten?: boolean;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -642,15 +647,57 @@ async function withExpansion(
   touchedAt: Date | null,
   memories: ScoredMemory[],
 ): Promise<ScoredMemory[]> {
-  if (!input.expand) return memories;
-  const perSummary = input.expand === true ? EXPAND_DEFAULTS.perSummary : input.expand;
+  if (!input.expand && !input.flatten) return memories;
+  const perSummary =
+    typeof input.expand === "number"
+      ? input.expand
+      : input.flatten
+        ? EXPAND_DEFAULTS.max
+        : EXPAND_DEFAULTS.perSummary;
   const summaries = memories.filter((m) => m.kind === "summary").map((m) => m.id);
   if (summaries.length === 0) return memories;
-  const members = await expandSummaries(deps.db, agentId, summaries, query, perSummary);
+  const members = await expandSummaries(deps.db, agentId, summaries, query, perSummary, input.query);
+  const out = input.flatten
+    ? flattened(memories, members, input.k ?? RETRIEVE_DEFAULTS.k)
+    : memories.map((m) => (m.kind === "summary" ? { ...m, expanded: members.get(m.id) ?? [] } : m));
   if (touchedAt) {
-    const ids = [...members.values()].flat().map((m) => m.id);
+    // What the answer gives: every expanded member, or those a flattened answer kept.
+    const ids = input.flatten
+      ? out.filter((m) => m.expandedFrom).map((m) => m.id)
+      : [...members.values()].flat().map((m) => m.id);
     const settings = await readCompaction(deps.db, agentId);
     await countExpansions(deps.db, agentId, ids, touchedAt, settings.promoteAfter);
   }
-  return memories.map((m) => (m.kind === "summary" ? { ...m, expanded: members.get(m.id) ?? [] } : m));
+  return out;
+}
+
+/** A member's score in a flattened answer: its summary's, times this share of its own relevance. */
+export const MEMBER_RELEVANCE_SHARE = 0.5;
+
+/**
+ * The answer with each summary replaced by its expanded members (docs/adr/0044): a member scores
+ * its summary's score × (1 − s + s × its relevance among the expanded members), so members of a
+ * better summary and members closer to the query come first; the top k of them and the other
+ * ranked memories, by score.
+ */
+function flattened(
+  memories: ScoredMemory[],
+  members: Map<string, ExpandedMemory[]>,
+  k: number,
+): ScoredMemory[] {
+  const s = MEMBER_RELEVANCE_SHARE;
+  return memories
+    .flatMap((m): ScoredMemory[] =>
+      m.kind !== "summary"
+        ? [m]
+        : (members.get(m.id) ?? []).map(({ similarity, relevance, ...e }) => ({
+            ...e,
+            score: m.score * (1 - s + s * relevance),
+            scores: { ...m.scores, relevance, similarity },
+            duplicates: 0,
+            expandedFrom: m.id,
+          })),
+    )
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
 }
