@@ -36,17 +36,22 @@ export async function expandSummaries(
     ? sql`CASE WHEN a.embedding_model = ${query.model} AND vector_dims(a.embedding) = ${query.dimensions}
         THEN 1 - (a.embedding <=> ${query.vector}::vector) END`
     : sql`NULL::float8`;
-  // Any word of the query (plainto_tsquery's AND made OR): a member sharing one word counts.
+  // The members' and the query's English lexemes, for BM25 over the members expanded here.
   const words = text?.trim()
-    ? sql`ts_rank_cd(to_tsvector('english'::regconfig, a.description),
-        replace(plainto_tsquery('english'::regconfig, ${text})::text, '&', '|')::tsquery)`
-    : sql`0::float8`;
-  const rows = await queryRows<ArchivedRecord & { similarity: number | null; words: number }>(
+    ? sql`to_tsvector('english'::regconfig, a.description)::text AS tsv,
+        plainto_tsquery('english'::regconfig, ${text})::text AS q`
+    : sql`''::text AS tsv, ''::text AS q`;
+  const read = await queryRows<ArchivedRecord & { similarity: number | null; tsv: string; q: string }>(
     db,
-    sql`SELECT ${ARCHIVED_COLUMNS}, ${similarity} AS similarity, ${words} AS words
+    sql`SELECT ${ARCHIVED_COLUMNS}, ${similarity} AS similarity, ${words}
       FROM memory_archive a
       WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${list(summaryIds)})`,
   );
+  const lexical = poolBm25(
+    read.map((r) => r.tsv),
+    read[0]?.q ?? "",
+  );
+  const rows = read.map((r, i) => ({ ...r, words: lexical[i] as number }));
   const scaled = (xs: number[]) => {
     const lo = Math.min(...xs);
     const hi = Math.max(...xs);
@@ -74,7 +79,7 @@ export async function expandSummaries(
       )
       .slice(0, perSummary)
       .map(({ m, relevance }) => {
-        const { similarity, words: _words, ...rest } = m;
+        const { similarity, words: _words, tsv: _tsv, q: _q, ...rest } = m;
         return {
           ...toArchivedMemory(rest),
           similarity: similarity === null ? null : Number(similarity),
@@ -84,6 +89,43 @@ export async function expandSummaries(
     out.set(summaryId, best);
   }
   return out;
+}
+
+/** BM25's k1 and b, as the ranking's (ranking/relevance/kinds.ts BM25). */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * Okapi BM25 of each member for the query's lexemes, with N, df and the average length taken over
+ * the members expanded together (a summary's members are what the question is asked of here).
+ * `tsvs` are to_tsvector texts ('word':1,4 …), `query` a plainto_tsquery text ('a' & 'b').
+ */
+function poolBm25(tsvs: string[], query: string): number[] {
+  const terms = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1] as string))];
+  if (terms.length === 0) return tsvs.map(() => 0);
+  const docs = tsvs.map((t) => {
+    const tf = new Map<string, number>();
+    let length = 0;
+    for (const m of t.matchAll(/'((?:[^']|'')+)':([0-9A-D,]+)/g)) {
+      const n = (m[2] as string).split(",").length;
+      tf.set(m[1] as string, n);
+      length += n;
+    }
+    return { tf, length };
+  });
+  const avg = docs.reduce((a, d) => a + d.length, 0) / docs.length || 1;
+  const idf = new Map(
+    terms.map((t) => {
+      const df = docs.filter((d) => d.tf.has(t)).length;
+      return [t, Math.log(1 + (docs.length - df + 0.5) / (df + 0.5))];
+    }),
+  );
+  return docs.map((d) =>
+    terms.reduce((sum, t) => {
+      const f = d.tf.get(t) ?? 0;
+      return sum + ((idf.get(t) as number) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avg));
+    }, 0),
+  );
 }
 
 /**
