@@ -17,7 +17,7 @@ import { type MemoryRecord, toMemory } from "../serialize";
 import { countExpansions, EXPAND_DEFAULTS, expandSummaries } from "../tiers/expand";
 import { tierKinds } from "../tiers/kinds";
 import { readCompaction } from "../tiers/settings";
-import type { ExpandedMemory, MemoryKind, ScoredMemory, Tier } from "../types";
+import type { MemoryKind, ScoredMemory, Tier } from "../types";
 import { embedPending, readAgentState, readFastState } from "./agent-state";
 import { consultCache } from "./cache";
 import { type Ranked, runPlan, type ScoredRow } from "./execute";
@@ -30,6 +30,7 @@ import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
+import { flattened } from "./ranking/expanded";
 import type { LexicalQuery, QueryVector, RelevanceKind } from "./ranking/relevance/kinds";
 import { liftSubjects, questionSubjects, SUBJECT_LIFT } from "./ranking/subjects";
 import type { VersionLift } from "./ranking/versions";
@@ -669,35 +670,4 @@ async function withExpansion(
     await countExpansions(deps.db, agentId, ids, touchedAt, settings.promoteAfter);
   }
   return out;
-}
-
-/** A member's score in a flattened answer: its summary's, times this share of its own relevance. */
-export const MEMBER_RELEVANCE_SHARE = 0.5;
-
-/**
- * The answer with each summary replaced by its expanded members (docs/adr/0044): a member scores
- * its summary's score × (1 − s + s × its relevance among the expanded members), so members of a
- * better summary and members closer to the query come first; the top k of them and the other
- * ranked memories, by score.
- */
-function flattened(
-  memories: ScoredMemory[],
-  members: Map<string, ExpandedMemory[]>,
-  k: number,
-): ScoredMemory[] {
-  const s = MEMBER_RELEVANCE_SHARE;
-  return memories
-    .flatMap((m): ScoredMemory[] =>
-      m.kind !== "summary"
-        ? [m]
-        : (members.get(m.id) ?? []).map(({ similarity, relevance, ...e }) => ({
-            ...e,
-            score: m.score * (1 - s + s * relevance),
-            scores: { ...m.scores, relevance, similarity },
-            duplicates: 0,
-            expandedFrom: m.id,
-          })),
-    )
-    .sort((a, b) => b.score - a.score)
-    .slice(0, k);
 }

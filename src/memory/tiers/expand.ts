@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { FIELDS, target } from "../enrichment/fields";
-import { HYBRID_VECTOR_SHARE, type QueryVector } from "../retrieve/ranking/relevance/kinds";
+import { expandedRelevance } from "../retrieve/ranking/expanded";
+import type { QueryVector } from "../retrieve/ranking/relevance/kinds";
 import type { ExpandedMemory } from "../types";
 import { ARCHIVED_COLUMNS, type ArchivedRecord, toArchivedMemory } from "./archived";
 
@@ -47,26 +48,9 @@ export async function expandSummaries(
       FROM memory_archive a
       WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${list(summaryIds)})`,
   );
-  const lexical = poolBm25(
-    read.map((r) => r.tsv),
-    read[0]?.q ?? "",
-  );
-  const rows = read.map((r, i) => ({ ...r, words: lexical[i] as number }));
-  const scaled = (xs: number[]) => {
-    const lo = Math.min(...xs);
-    const hi = Math.max(...xs);
-    return xs.map((x) => (hi > lo ? (x - lo) / (hi - lo) : 0.5));
-  };
-  // Scaled over every member expanded here, so `relevance` compares members of different summaries.
-  const cos = scaled(rows.map((m) => Number(m.similarity ?? 0)));
-  const lex = scaled(rows.map((m) => Number(m.words ?? 0)));
-  const hasVector = rows.some((m) => m.similarity !== null);
-  const scoredRows = rows.map((m, i) => ({
-    m,
-    relevance: hasVector
-      ? HYBRID_VECTOR_SHARE * (cos[i] as number) + (1 - HYBRID_VECTOR_SHARE) * (lex[i] as number)
-      : (lex[i] as number),
-  }));
+  const relevance = expandedRelevance(read, read[0]?.q ?? "");
+  const rows = read;
+  const scoredRows = rows.map((m, i) => ({ m, relevance: relevance[i] as number }));
   const bySummary = new Map<string, typeof scoredRows>();
   for (const r of scoredRows) bySummary.set(r.m.summaryId, [...(bySummary.get(r.m.summaryId) ?? []), r]);
   for (const [summaryId, members] of bySummary) {
@@ -79,7 +63,7 @@ export async function expandSummaries(
       )
       .slice(0, perSummary)
       .map(({ m, relevance }) => {
-        const { similarity, words: _words, tsv: _tsv, q: _q, ...rest } = m;
+        const { similarity, tsv: _tsv, q: _q, ...rest } = m;
         return {
           ...toArchivedMemory(rest),
           similarity: similarity === null ? null : Number(similarity),
@@ -89,43 +73,6 @@ export async function expandSummaries(
     out.set(summaryId, best);
   }
   return out;
-}
-
-/** BM25's k1 and b, as the ranking's (ranking/relevance/kinds.ts BM25). */
-const K1 = 1.2;
-const B = 0.75;
-
-/**
- * Okapi BM25 of each member for the query's lexemes, with N, df and the average length taken over
- * the members expanded together (a summary's members are what the question is asked of here).
- * `tsvs` are to_tsvector texts ('word':1,4 …), `query` a plainto_tsquery text ('a' & 'b').
- */
-function poolBm25(tsvs: string[], query: string): number[] {
-  const terms = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1] as string))];
-  if (terms.length === 0) return tsvs.map(() => 0);
-  const docs = tsvs.map((t) => {
-    const tf = new Map<string, number>();
-    let length = 0;
-    for (const m of t.matchAll(/'((?:[^']|'')+)':([0-9A-D,]+)/g)) {
-      const n = (m[2] as string).split(",").length;
-      tf.set(m[1] as string, n);
-      length += n;
-    }
-    return { tf, length };
-  });
-  const avg = docs.reduce((a, d) => a + d.length, 0) / docs.length || 1;
-  const idf = new Map(
-    terms.map((t) => {
-      const df = docs.filter((d) => d.tf.has(t)).length;
-      return [t, Math.log(1 + (docs.length - df + 0.5) / (df + 0.5))];
-    }),
-  );
-  return docs.map((d) =>
-    terms.reduce((sum, t) => {
-      const f = d.tf.get(t) ?? 0;
-      return sum + ((idf.get(t) as number) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avg));
-    }, 0),
-  );
 }
 
 /**
