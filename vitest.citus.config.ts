@@ -43,6 +43,8 @@ export const CITUS_TESTS = [
   "test/memory/store-embeddings.test.ts",
   // The retrieval log (written in the retrieve's transaction).
   "test/learning/retrieval-log.test.ts",
+  // Outgoing events: the outbox triggers on the shards, subscriptions, deliveries and erasure.
+  "test/outgoing/events.test.ts",
 ];
 
 export default defineConfig({

@@ -15,6 +15,7 @@ import { dueForReflection } from "./memory/reflect/should-reflect";
 import { createRetrieveCache, type RetrieveCache } from "./memory/retrieve/cache-store";
 import { createTextWork } from "./memory/text/text-work";
 import { createMetrics, type Metrics, recordReflectionRun } from "./metrics";
+import { pendingDeliveriesProbe } from "./outgoing/pending";
 import { createProviders, type Providers } from "./providers";
 import { withEmbeddingCache } from "./providers/embedding-cache";
 import { createOfflineImportanceScorer } from "./providers/importance/offline-scorer";
@@ -130,6 +131,7 @@ export async function composeSystem(
     embedChunk: providers.embedder.maxBatchSize,
     // The services are complete by the time any write asks (this runs per write, not now).
     dueForReflection: providers.chat ? (agentId) => dueForReflection(services, agentId) : null,
+    pendingDeliveries: pendingDeliveriesProbe(core.db),
   });
   const text = createTextWork({ encoding: config.tokenizerEncoding, ...config.work });
   const services: Services = {
@@ -163,6 +165,11 @@ export async function composeSystem(
     taskEmbedder: withEmbeddingCache(providers.embedder),
     claimMs: config.jobs.claimMs,
     githubApi: { token: config.github.token, baseUrl: config.github.apiUrl },
+    outgoing: {
+      ...config.outgoing,
+      attempts: config.jobs.eventAttempts,
+      backoffMs: config.jobs.eventBackoffMs,
+    },
   };
   // Embedded PGlite serves the API's connection first; the workers' statements go on their own.
   const jobs = composeWorkers(config, queues, { ...services, db: database.background });

@@ -88,6 +88,21 @@ export const EnvSchema = z.object({
   MEMSTREAM_SWEEP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(5_000),
   /** How often an agent's retention policy is applied (`agent.retain`, enqueued by the sweep); default hourly. */
   MEMSTREAM_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+  /**
+   * Outgoing events (docs/events.md): whether a subscription may name a loopback, private or
+   * link-local address. Default: only in zero-config (no DATABASE_URL: a local, single-user setup).
+   */
+  MEMSTREAM_EVENTS_ALLOW_PRIVATE: bool.optional(),
+  /** The time bound of one delivery's HTTP request (connect, send, status and a capped body read). */
+  MEMSTREAM_EVENTS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Attempts of one delivery before it is `failed`. */
+  MEMSTREAM_EVENTS_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+  /** Base of a delivery's exponential backoff: 1 min, 2, 4, … (10 attempts span ~8.5 h). */
+  MEMSTREAM_EVENTS_BACKOFF_MS: z.coerce.number().int().min(1).default(60_000),
+  /** A subscription is disabled after this many deliveries in a row failed for good; 0 = never. */
+  MEMSTREAM_EVENTS_DISABLE_AFTER: z.coerce.number().int().min(0).max(10_000).default(10),
+  /** Days a delivered or failed delivery stays in its subscription's log. */
+  MEMSTREAM_EVENTS_LOG_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   /** JSON file `{ "mundane": [...], "poignant": [...] }` of deployment-specific importance examples. */
   IMPORTANCE_EXAMPLES_FILE: z.string().optional(),
   /** Comma-separated webhook secrets; several at once so a secret can be rotated. */
@@ -294,6 +309,9 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     sweepLimit: e.MEMSTREAM_SWEEP_LIMIT,
     /** An agent's retention policy is applied again once its last run is this old. */
     retentionIntervalMs: e.MEMSTREAM_RETENTION_INTERVAL_MS,
+    /** Attempts and backoff base of an outgoing event's delivery (`events.deliver`). */
+    eventAttempts: e.MEMSTREAM_EVENTS_ATTEMPTS,
+    eventBackoffMs: e.MEMSTREAM_EVENTS_BACKOFF_MS,
   };
   const retrieval: {
     fresh: { max: number; timeoutMs: number };
@@ -375,6 +393,13 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       timeoutMs: e.MEMSTREAM_WORK_TIMEOUT_MS,
     },
     jobs,
+    /** Outgoing events' delivery (src/outgoing, docs/events.md). */
+    outgoing: {
+      allowPrivate: e.MEMSTREAM_EVENTS_ALLOW_PRIVATE ?? !e.DATABASE_URL,
+      timeoutMs: e.MEMSTREAM_EVENTS_TIMEOUT_MS,
+      disableAfter: e.MEMSTREAM_EVENTS_DISABLE_AFTER,
+      logDays: e.MEMSTREAM_EVENTS_LOG_DAYS,
+    },
     /** Deadline of a graceful shutdown (MEMSTREAM_SHUTDOWN_MS). */
     shutdownMs: e.MEMSTREAM_SHUTDOWN_MS,
     retrieval,
@@ -386,6 +411,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
 export type Config = z.output<typeof ConfigSchema>;
 /** Queue, retry and sweep settings of the enrichment pipeline (see docs/adr/0004-enrichment-pipeline.md). */
 export type JobsConfig = Config["jobs"];
+/** How outgoing events are delivered (docs/events.md). */
+export type OutgoingConfig = Config["outgoing"];
 
 /** Parses and checks the environment once; throws with every problem listed. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -4,6 +4,7 @@ import type { GithubAccess } from "./ingest/github/import/run-import";
 import type { ConsolidateDeps } from "./memory/lessons/consolidate";
 import type { ReflectAgentDeps } from "./memory/reflect/types";
 import type { TextWork } from "./memory/text/text-work";
+import type { OutgoingDeps } from "./outgoing/types";
 import type { Embedder, ImportanceScorer } from "./providers/types";
 
 /**
@@ -29,4 +30,6 @@ export type Services = Core &
     claimMs: number;
     /** Where the GitHub REST API is and its token, for `github.import`. */
     githubApi: GithubAccess;
+    /** How outgoing events are delivered (`events.deliver`, docs/events.md). */
+    outgoing: OutgoingDeps["outgoing"];
   };

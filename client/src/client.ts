@@ -20,6 +20,13 @@ export type Feedback = Schemas["Feedback"];
 export type FeedbackRecorded = Schemas["FeedbackRecorded"];
 export type ReflectionResult =
   paths["/v1/agents/{agentId}/reflect"]["post"]["responses"][200]["content"]["application/json"];
+export type EventSubscription = Schemas["EventSubscription"];
+export type CreatedEventSubscription = Schemas["CreatedEventSubscription"];
+export type NewEventSubscription = Schemas["NewEventSubscription"];
+export type EventDelivery = Schemas["EventDelivery"];
+export type DeliveryQuery = NonNullable<
+  paths["/v1/agents/{agentId}/subscriptions/{subscriptionId}/deliveries"]["get"]["parameters"]["query"]
+>;
 
 export type MemstreamClientOptions = {
   /** Where the server listens, e.g. `http://127.0.0.1:8787`. */
@@ -86,6 +93,38 @@ export function createMemstreamClient(options: MemstreamClientOptions) {
     /** Reflects now (needs an LLM on the server). */
     reflect: (agentId: string): Promise<ReflectionResult> =>
       unwrap(api.POST("/v1/agents/{agentId}/reflect", { params: agent(agentId) })),
+    /** Outgoing events (docs/events.md): subscribe a URL; the answer's `secret` is shown only here. */
+    subscribe: (agentId: string, body: NewEventSubscription): Promise<CreatedEventSubscription> =>
+      unwrap(api.POST("/v1/agents/{agentId}/subscriptions", { params: agent(agentId), body })),
+    subscriptions: async (agentId: string): Promise<EventSubscription[]> =>
+      (await unwrap(api.GET("/v1/agents/{agentId}/subscriptions", { params: agent(agentId) }))).subscriptions,
+    unsubscribe: async (agentId: string, subscriptionId: string): Promise<void> => {
+      await unwrap(
+        api.DELETE("/v1/agents/{agentId}/subscriptions/{subscriptionId}", {
+          params: { path: { agentId, subscriptionId } },
+        }),
+      );
+    },
+    /** A subscription's delivery log, newest first. */
+    deliveries: async (
+      agentId: string,
+      subscriptionId: string,
+      query: DeliveryQuery = {},
+    ): Promise<EventDelivery[]> =>
+      (
+        await unwrap(
+          api.GET("/v1/agents/{agentId}/subscriptions/{subscriptionId}/deliveries", {
+            params: { path: { agentId, subscriptionId }, query },
+          }),
+        )
+      ).deliveries,
+    /** Sends a logged delivery's event again, as a new delivery. */
+    redeliver: (agentId: string, subscriptionId: string, deliveryId: string): Promise<EventDelivery> =>
+      unwrap(
+        api.POST("/v1/agents/{agentId}/subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver", {
+          params: { path: { agentId, subscriptionId, deliveryId } },
+        }),
+      ),
   };
 }
 

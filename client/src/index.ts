@@ -1,7 +1,11 @@
 export { type CaptureOptions, createCapture, type ExecutableTool } from "./capture.js";
 export {
   type AgentStats,
+  type CreatedEventSubscription,
   createMemstreamClient,
+  type DeliveryQuery,
+  type EventDelivery,
+  type EventSubscription,
   type Feedback,
   type FeedbackRecorded,
   type ListQuery,
@@ -9,6 +13,7 @@ export {
   type MemoryPage,
   type MemstreamClient,
   type MemstreamClientOptions,
+  type NewEventSubscription,
   type NewMemory,
   type NewOutcome,
   type Outcome,

@@ -42,6 +42,12 @@ import { registerGetMemoryHistory } from "./routes/memories/history";
 import { registerListMemories } from "./routes/memories/list";
 import { registerUpdateMemory } from "./routes/memories/update";
 import { registerMetrics } from "./routes/metrics";
+import { registerCreateSubscription } from "./routes/subscriptions/create";
+import { registerDeleteSubscription } from "./routes/subscriptions/delete";
+import { registerListEventDeliveries } from "./routes/subscriptions/deliveries";
+import { registerGetSubscription } from "./routes/subscriptions/get";
+import { registerListSubscriptions } from "./routes/subscriptions/list";
+import { registerRedeliver } from "./routes/subscriptions/redeliver";
 import { registerListDeliveries } from "./routes/webhooks/deliveries";
 import {
   GITHUB_MAX_PAYLOAD_BYTES,
@@ -146,6 +152,12 @@ export function createApp(deps: AppDeps) {
   registerListDocuments(app, deps);
   registerDeleteDocument(app, deps);
   registerGithubImport(app, deps);
+  registerCreateSubscription(app, deps);
+  registerListSubscriptions(app, deps);
+  registerGetSubscription(app, deps);
+  registerDeleteSubscription(app, deps);
+  registerListEventDeliveries(app, deps);
+  registerRedeliver(app, deps);
 
   const keysRequired = deps.config.apiKeys.length > 0;
   if (keysRequired) app.openAPIRegistry.registerComponent("securitySchemes", "bearer", BEARER_SCHEME);

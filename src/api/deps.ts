@@ -21,6 +21,7 @@ export type AppDeps = Services & {
     | "retrieveCache"
     | "tokenizerEncoding"
     | "learning"
+    | "outgoing"
   >;
   /** Large request bodies parsed and validated off the event loop. */
   bodies: BodyWork;

@@ -43,6 +43,11 @@ const TAGS = [
     name: "webhooks",
     description: "GitHub webhook deliveries: receive (signed, no API key), list, retry.",
   },
+  {
+    name: "events",
+    description:
+      "Outgoing events: subscribe a URL to an agent's events (signed POSTs, retried with backoff), read the delivery log, redeliver.",
+  },
 ];
 
 /**

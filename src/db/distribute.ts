@@ -27,6 +27,9 @@ export const AGENT_TABLES = [
   "retrieval_log",
   "llm_spend",
   "agent_generations",
+  // Outgoing events (src/outgoing): subscriptions before their deliveries (whose foreign key names them).
+  "event_subscriptions",
+  "event_deliveries",
 ] as const;
 
 /**

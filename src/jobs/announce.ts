@@ -1,5 +1,5 @@
 import type { Logger } from "../lib/logger";
-import type { Announce, WorkEvent } from "../memory/events";
+import type { Announce, DeliveryWork, WorkEvent } from "../memory/events";
 import { type EventJobOptions, jobsFor } from "./event-jobs";
 import type { JobSink } from "./sink";
 
@@ -31,6 +31,8 @@ export function createAnnouncer(
     sink: JobSink;
     logger: Logger;
     dueForReflection: ((agentId: string) => Promise<boolean>) | null;
+    /** The agent's outgoing event deliveries ready to send (src/outgoing/pending.ts); absent = none looked for. */
+    pendingDeliveries?: (agentId: string) => Promise<DeliveryWork[]>;
   },
 ): Announce {
   const due = async (e: WorkEvent): Promise<boolean> => {
@@ -44,9 +46,25 @@ export function createAnnouncer(
       return false;
     }
   };
+  /** `events.recorded` becomes the deliveries it recorded (none for an agent without subscriptions). */
+  const resolve = async (e: WorkEvent): Promise<WorkEvent | null> => {
+    if (e.kind !== "events.recorded") return (await due(e)) ? e : null;
+    if (!opts.pendingDeliveries) return null;
+    try {
+      const items = await opts.pendingDeliveries(e.agentId);
+      return items.length > 0 ? { kind: "events.pending", deliveries: items } : null;
+    } catch (err) {
+      // The rows are committed: the sweep sends them.
+      opts.logger.warn("outgoing event lookup failed", { agentId: e.agentId, error: String(err) });
+      return null;
+    }
+  };
   return async (events) => {
     const wanted: WorkEvent[] = [];
-    for (const e of events) if (await due(e)) wanted.push(e);
+    for (const e of events) {
+      const r = await resolve(e);
+      if (r) wanted.push(r);
+    }
     const jobs = jobsFor(wanted, opts);
     if (jobs.length === 0) return;
     try {

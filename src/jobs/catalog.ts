@@ -52,12 +52,17 @@ const chunkKey = (p: MemoryChunk) =>
     .sort()
     .join(",");
 
+/** The retry settings a job's policy is chosen from. */
+export type JobPolicy = Pick<JobsConfig, "attempts" | "backoffMs" | "eventAttempts" | "eventBackoffMs">;
+
 type Spec<S extends z.ZodType> = {
   payload: S;
   /** Identity of the work: requests with the same key are one job while it is queued or running. */
   key: (payload: z.infer<S>) => string;
   /** Attempts per job; default `MEMSTREAM_JOB_ATTEMPTS`. */
-  attempts?: (cfg: Pick<JobsConfig, "attempts">) => number;
+  attempts?: (cfg: JobPolicy) => number;
+  /** Base of the exponential backoff between attempts; default `MEMSTREAM_JOB_BACKOFF_MS`. */
+  backoffMs?: (cfg: JobPolicy) => number;
 };
 const job = <S extends z.ZodType>(spec: Spec<S>) => spec;
 
@@ -121,6 +126,20 @@ export const JOBS = {
     payload: z.object({ agentId: z.string().min(1).max(200) }).strict(),
     key: (p) => p.agentId,
   }),
+  /**
+   * Send one outgoing event to its subscribed URL (`src/jobs/processors/deliver-event.ts`): one
+   * signed POST per attempt, each recorded on the delivery row; a failed one is retried with the
+   * events' own backoff (1 min, 2, 4, …), then the row is `failed`. Keyed by delivery: the write's
+   * announcement and the sweep queue it once.
+   */
+  "events.deliver": job({
+    payload: z
+      .object({ agentId: z.string().min(1).max(200), deliveryId: z.string().min(1).max(64) })
+      .strict(),
+    key: (p) => p.deliveryId,
+    attempts: (cfg) => cfg.eventAttempts,
+    backoffMs: (cfg) => cfg.eventBackoffMs,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;
@@ -146,18 +165,22 @@ export const jobRequest = <N extends JobName>(name: N, payload: Payload<N>): Job
   ({ id: jobId(name, payload), name, payload }) as JobRequest<N>;
 
 /** Attempts of a job by name. */
-export const jobAttempts = (name: JobName, cfg: Pick<JobsConfig, "attempts">): number =>
+export const jobAttempts = (name: JobName, cfg: JobPolicy): number =>
   (JOBS[name] as Spec<z.ZodType>).attempts?.(cfg) ?? cfg.attempts;
+
+/** Backoff base of a job by name. */
+export const jobBackoffMs = (name: JobName, cfg: JobPolicy): number =>
+  (JOBS[name] as Spec<z.ZodType>).backoffMs?.(cfg) ?? cfg.backoffMs;
 
 /**
  * Options of a job: exponential backoff for transient faults, and finished jobs removed at once.
  * Keeping them would make a later job with the same id (after "retry failed", a manual delivery
  * retry) a no-op; the outcome itself is recorded in the database (memory row, delivery, run).
  */
-export function jobOptions(name: JobName, cfg: Pick<JobsConfig, "attempts" | "backoffMs">) {
+export function jobOptions(name: JobName, cfg: JobPolicy) {
   return {
     attempts: jobAttempts(name, cfg),
-    backoff: { type: "exponential" as const, delay: cfg.backoffMs },
+    backoff: { type: "exponential" as const, delay: jobBackoffMs(name, cfg) },
     removeOnComplete: true,
     removeOnFail: true,
   };

@@ -2,7 +2,7 @@ import type { Queue } from "bullmq";
 import type { Config } from "../config";
 import type { Core } from "../core";
 import type { Services } from "../services";
-import { jobAttempts } from "./catalog";
+import { jobAttempts, jobBackoffMs } from "./catalog";
 import { createInProcessQueue, type InProcessQueue } from "./in-process";
 import { createBullQueues } from "./queues";
 import { startWorkers, type Workers } from "./runner";
@@ -40,7 +40,7 @@ export function composeQueues(
   const inProcess = createInProcessQueue({
     concurrency: cfg.concurrency,
     attempts: (name) => jobAttempts(name, cfg),
-    backoffMs: cfg.backoffMs,
+    backoffMs: (name) => jobBackoffMs(name, cfg),
     logger,
   });
   metrics.readQueueDepthFrom(async () => inProcess.counts());

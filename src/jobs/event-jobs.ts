@@ -40,6 +40,10 @@ const EVENT_JOBS: { [K in EventKind]: (e: EventOf<K>, opts: EventJobOptions) => 
   "retention.due": (e) => [jobRequest("agent.retain", { agentId: e.agentId })],
   "delivery.accepted": (e) => [jobRequest("github.deliver", { deliveryId: e.deliveryId })],
   "import.opened": (e) => [jobRequest("github.import", { importId: e.importId, agentId: e.agentId })],
+  // The announcer looks up what was recorded and announces it as `events.pending` (announce.ts).
+  "events.recorded": () => [],
+  "events.pending": (e) =>
+    e.deliveries.map((i) => jobRequest("events.deliver", { agentId: i.agentId, deliveryId: i.deliveryId })),
 };
 
 /** The jobs of one event. */

@@ -36,7 +36,8 @@ export function createInProcessQueue(opts: {
   concurrency: number;
   /** Attempts of a job by name (the catalog's policy). */
   attempts: (name: JobName) => number;
-  backoffMs: number;
+  /** Backoff base, or per job name (the catalog's policy). */
+  backoffMs: number | ((name: JobName) => number);
   logger: Logger;
 }): InProcessQueue {
   const entries = new Map<string, Entry>();
@@ -88,7 +89,8 @@ export function createInProcessQueue(opts: {
         if (final) return settle(e);
         // The retry reads the database afresh: it covers an `again` too.
         e.again = undefined;
-        e.notBefore = Date.now() + opts.backoffMs * 2 ** (e.attempt - 1);
+        const base = typeof opts.backoffMs === "number" ? opts.backoffMs : opts.backoffMs(e.name);
+        e.notBefore = Date.now() + base * 2 ** (e.attempt - 1);
       })
       .finally(() => {
         running.delete(e.id);

@@ -2,7 +2,7 @@ import { Queue } from "bullmq";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import type { JobsConfig } from "../config";
 import type { QueueCount } from "../metrics";
-import { JOB_NAMES, type JobName, type JobRequest, jobOptions } from "./catalog";
+import { JOB_NAMES, type JobName, type JobPolicy, type JobRequest, jobOptions } from "./catalog";
 import type { JobSink } from "./sink";
 
 /** Where the queues live: one Redis, or a Redis Cluster reached through `url` as its seed node. */
@@ -60,10 +60,7 @@ export type BullQueues = JobSink & {
 export const DEPTH_STATES = ["waiting", "active", "delayed", "failed"] as const;
 
 /** One BullMQ queue per job name (each gets its own workers and concurrency), sharing one connection. */
-export function createBullQueues(
-  target: RedisTarget,
-  cfg: Pick<JobsConfig, "queuePrefix" | "attempts" | "backoffMs">,
-) {
+export function createBullQueues(target: RedisTarget, cfg: Pick<JobsConfig, "queuePrefix"> & JobPolicy) {
   const connection = producerConnection(target);
   // Errors surface on each add; without a listener ioredis would also print them unhandled.
   connection.on("error", () => {});

@@ -9,6 +9,7 @@ import type { WorkEvent } from "../memory/events";
 import { unconsolidatedTaskTypes } from "../memory/lessons/unconsolidated";
 import { agentsDueForRetention } from "../memory/retention/retain";
 import { dueForSupersession } from "../memory/supersession/due";
+import { overdueDeliveries } from "../outgoing/pending";
 import { type EventJobOptions, jobsFor } from "./event-jobs";
 import type { JobSink } from "./sink";
 
@@ -30,7 +31,7 @@ export type SweepOptions = Pick<Core, "db" | "clock"> &
  * events a write would have announced, made jobs by the same table (event-jobs.ts) — memories
  * pending too long (`memories.pending`), memories whose supersession check is due
  * (`memories.embedded`: its announcement was lost, or its agent's budget day turned), deliveries
- * not finished (`delivery.accepted`), repository imports that stopped making progress
+ * not finished (`delivery.accepted`), outgoing event deliveries overdue (`events.pending`), repository imports that stopped making progress
  * (`import.opened`) and outcomes no consolidation has seen (`outcome.recorded`) — and the
  * scheduled work the database says is due: retention runs of agents with a policy or expired
  * memories (`retention.due`). Bounded by `limit` per kind and run. Fair: each kind is walked a
@@ -88,7 +89,15 @@ export async function sweepOnce(opts: SweepOptions, cursors: SweepCursors = {}):
   });
   cursors.outcomes = outcomePage.next;
   const outcomes = outcomePage.rows;
-  const events: WorkEvent[] = [
+  const eventPage = await overdueDeliveries(opts.db, {
+    now: opts.clock.now(),
+    olderThanMs: opts.afterMs,
+    limit: opts.limit,
+    after: cursors.events,
+  });
+  cursors.events = eventPage.next;
+  const events = eventPage.rows;
+  const found: WorkEvent[] = [
     // Only the fields no live job has claimed.
     { kind: "memories.pending", items: embedding, fields: "embedding" },
     { kind: "memories.pending", items: importance, fields: "importance" },
@@ -97,8 +106,9 @@ export async function sweepOnce(opts: SweepOptions, cursors: SweepCursors = {}):
     ...imports.map((ref) => ({ kind: "import.opened" as const, ...ref })),
     ...retention.map((agentId) => ({ kind: "retention.due" as const, agentId })),
     ...outcomes.map((o) => ({ kind: "outcome.recorded" as const, ...o })),
+    { kind: "events.pending", deliveries: events },
   ];
-  const jobs = jobsFor(events, opts);
+  const jobs = jobsFor(found, opts);
   if (jobs.length > 0) await opts.sink.enqueue(jobs);
   return {
     memories: embedding.length + importance.length,
@@ -107,6 +117,7 @@ export async function sweepOnce(opts: SweepOptions, cursors: SweepCursors = {}):
     imports: imports.length,
     retention: retention.length,
     outcomes: outcomes.length,
+    events: events.length,
   };
 }
 
@@ -118,6 +129,8 @@ export type SweepCounts = {
   imports: number;
   retention: number;
   outcomes: number;
+  /** Outgoing event deliveries overdue (pending past their next attempt). */
+  events: number;
 };
 
 /**
@@ -130,6 +143,7 @@ export type SweepCursors = {
   deliveries?: Keyset;
   imports?: Keyset;
   outcomes?: Keyset;
+  events?: Keyset;
 };
 
 /** Sweeps now and then every `intervalMs` until stopped; a failed run is logged and retried next time. */

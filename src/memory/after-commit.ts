@@ -14,6 +14,8 @@ const COALESCE: Record<EventKind, "merge items" | "once"> = {
   "retention.due": "once",
   "delivery.accepted": "once",
   "import.opened": "once",
+  "events.recorded": "once",
+  "events.pending": "once",
 };
 
 /** Every kind of event, as the buffer holds them. */

@@ -5,6 +5,7 @@ import { newId } from "../lib/ids";
 import type { CopyVector } from "./copy-vectors";
 import type { MemoryDeps } from "./deps";
 import { resolveEmbeddingModel } from "./embedding-model";
+import { recorded } from "./events";
 import { type InsertRow, insertMemoryRows } from "./insert-rows";
 import { type Supersession, supersede } from "./supersede";
 import { SUPERSEDABLE_KINDS } from "./supersession/detect";
@@ -104,6 +105,7 @@ export async function createMemories(
     ...(rows.some((r) => r.importance !== null && r.kind !== "reflection")
       ? [{ kind: "importance.added" as const, agentId }]
       : []),
+    ...recorded([{ agentId }]),
   ]);
   return rows.map((r) => stored(agentId, r));
 }

@@ -3,6 +3,7 @@ import { NotFound } from "../lib/errors";
 import { deleteRows } from "./delete-rows";
 import type { MemoryDeps } from "./deps";
 import { type DerivedCounts, deleteDerived } from "./derived/delete-derived";
+import { recorded } from "./events";
 
 /**
  * Deletes one memory and its vectors (cascade). Enrichment jobs still queued for it find no
@@ -11,11 +12,11 @@ import { type DerivedCounts, deleteDerived } from "./derived/delete-derived";
  * the same transaction (derived/delete-derived.ts), counted per kind in the answer.
  */
 export async function deleteMemory(
-  deps: Pick<MemoryDeps, "db">,
+  deps: Pick<MemoryDeps, "db"> & Partial<Pick<MemoryDeps, "announce">>,
   agentId: string,
   id: string,
 ): Promise<{ id: string; kind: string; derived: DerivedCounts }> {
-  return retryOnDeadlock(() =>
+  const out = await retryOnDeadlock(() =>
     deps.db.transaction(async (tx) => {
       // Either tier (docs/adr/0044); a summary takes the archived members it stood for.
       const gone = await deleteRows(tx, agentId, [id]);
@@ -30,4 +31,6 @@ export async function deleteMemory(
       return { id, kind: deleted.kind, derived: members > 0 ? { ...derived, archived: members } : derived };
     }),
   );
+  await deps.announce?.(recorded([{ agentId }]));
+  return out;
 }

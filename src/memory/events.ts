@@ -30,7 +30,18 @@ export type WorkEvent =
   /** A GitHub delivery is stored and not yet processed. */
   | { kind: "delivery.accepted"; deliveryId: string }
   /** A repository import is open (`agentId`: the agent that asked, one of the import's agents). */
-  | { kind: "import.opened"; importId: string; agentId: string };
+  | { kind: "import.opened"; importId: string; agentId: string }
+  /**
+   * A write for the agent committed: its outbox may hold new outgoing events (written by the
+   * database in the write's transaction, src/outgoing). The announcer looks, cheaply, and makes
+   * `events.pending` of what it finds; an agent without subscriptions costs nothing more.
+   */
+  | { kind: "events.recorded"; agentId: string }
+  /** Outgoing event deliveries to send. */
+  | { kind: "events.pending"; deliveries: DeliveryWork[] };
+
+/** An outgoing event's delivery to one subscription. */
+export type DeliveryWork = { agentId: string; deliveryId: string };
 
 export type EventKind = WorkEvent["kind"];
 export type EventOf<K extends EventKind> = Extract<WorkEvent, { kind: K }>;
@@ -43,3 +54,11 @@ export type Announce = (events: readonly WorkEvent[]) => Promise<void>;
 
 /** Announces nothing: for tools and benches that write without workers (the sweep finds the work). */
 export const announceNothing: Announce = async () => {};
+
+/**
+ * The `events.recorded` announcements of a write, one per agent it wrote for: the outbox
+ * triggers may have recorded outgoing events in its transaction (src/outgoing; the announcer
+ * looks, cheaply).
+ */
+export const recorded = (rows: readonly { agentId: string }[]): WorkEvent[] =>
+  [...new Set(rows.map((r) => r.agentId))].map((agentId) => ({ kind: "events.recorded", agentId }));

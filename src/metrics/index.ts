@@ -146,6 +146,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean; eventLoop?: bool
       labelNames: ["work"] as const,
       registers,
     }),
+    eventDeliveries: new Counter({
+      name: "memstream_event_deliveries_total",
+      help: "Attempts to deliver outgoing events, by result (delivered: a 2xx; retrying: failed, another attempt follows; failed: failed for good)",
+      labelNames: ["result"] as const,
+      registers,
+    }),
     webhookDeliveries: new Counter({
       name: "memstream_webhook_deliveries_total",
       help: "GitHub webhook deliveries received, by status (accepted, duplicate: a known delivery id, replay: a known body under a new id, rejected: bad or missing signature)",

@@ -6,6 +6,7 @@ import { SETUP_MS, TEST_DATABASE_URL, uniq } from "../support/env";
 import { sign } from "../support/github";
 import {
   documentedStatuses,
+  EVENT_IDS,
   fillPath,
   loadDoc,
   type OpenApiDoc,
@@ -58,7 +59,7 @@ const IMPORT = "POST /v1/agents/{agentId}/import";
 const isV1 = (o: Operation) => o.path.startsWith("/v1/");
 const agent = uniq("docerr");
 const url = (o: Operation, agentId = agent) =>
-  fillPath(o.path, { agentId, id: "mem_00000000000000000000" }) + requiredQuery(o.op);
+  fillPath(o.path, { agentId, id: "mem_00000000000000000000", ...EVENT_IDS }) + requiredQuery(o.op);
 
 type Init = { headers?: Record<string, string>; body?: string };
 

@@ -3,6 +3,7 @@ import { SETUP_MS, uniq } from "../support/env";
 import { sign } from "../support/github";
 import {
   documentedStatuses,
+  EVENT_IDS,
   fillPath,
   loadDoc,
   type OpenApiDoc,
@@ -53,7 +54,9 @@ describe("a server without an LLM or webhook secret", () => {
           "x-hub-signature-256": sign(body, "any secret: the server has none"),
         };
       }
-      const path = fillPath(o.path, { agentId: agent, id: "mem_00000000000000000000" }) + requiredQuery(o.op);
+      const path =
+        fillPath(o.path, { agentId: agent, id: "mem_00000000000000000000", ...EVENT_IDS }) +
+        requiredQuery(o.op);
       const res = await t.app.request(path, { method: o.method, headers, body });
       expect(documentedStatuses(o.op), `${o.name} answers ${res.status} but does not document it`).toContain(
         res.status,

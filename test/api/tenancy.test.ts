@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { SETUP_MS, uniq } from "../support/env";
 import { deliver, waitForDeliveries } from "../support/github";
 import {
+  EVENT_IDS,
   fillPath,
   loadDoc,
   type OpenApiDoc,
@@ -118,12 +119,20 @@ it("a scoped key reaches no other tenant's data through any /v1 operation", asyn
     expect(rule, `${o.name} has no tenancy rule: add one to ruleFor`).not.toBeNull();
     if (rule?.kind === "agent-404") {
       seen.agent++;
-      const foreign = await call(o, fillPath(o.path, { agentId: otherAgent, id: otherMemory }), scoped);
+      const foreign = await call(
+        o,
+        fillPath(o.path, { agentId: otherAgent, id: otherMemory, ...EVENT_IDS }),
+        scoped,
+      );
       expect(foreign.status, `${o.name} on another tenant's agent`).toBe(404);
       expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe("not_found");
       if (o.path.includes("{id}")) {
         // Its own agent, another tenant's memory id: still nothing to see.
-        const crossId = await call(o, fillPath(o.path, { agentId: mineAgent, id: otherMemory }), scoped);
+        const crossId = await call(
+          o,
+          fillPath(o.path, { agentId: mineAgent, id: otherMemory, ...EVENT_IDS }),
+          scoped,
+        );
         expect(crossId.status, `${o.name} with another tenant's memory id`).toBe(404);
       }
     } else if (rule?.kind === "delivery-404") {

@@ -59,6 +59,27 @@ describe("@memstream/client", () => {
     expect(gone).toMatchObject({ status: 404, code: "not_found" });
   });
 
+  it("subscribes to outgoing events, reads the delivery log and unsubscribes", async () => {
+    const c = client();
+    const agent = `${tenant}:events`;
+    const sub = await c.subscribe(agent, {
+      url: "https://hooks.example.com/memstream",
+      events: ["memory.written"],
+    });
+    expect(sub.secret).toMatch(/^whsec_/);
+    expect((await c.subscriptions(agent)).map((x) => x.id)).toEqual([sub.id]);
+    await c.remember(agent, { description: "told to the hook", importance: 2 });
+    // No workers here: the delivery waits in the log.
+    const [d] = await c.deliveries(agent, sub.id, { limit: 5 });
+    expect(d).toMatchObject({ event: "memory.written", status: "pending", attempts: 0 });
+    // Loopback is refused outside zero-config unless the server allows it.
+    const refused = await c.subscribe(agent, { url: "http://127.0.0.1:9/x" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(MemstreamError);
+    expect((refused as MemstreamError).status).toBe(400);
+    await c.unsubscribe(agent, sub.id);
+    expect(await c.subscriptions(agent)).toEqual([]);
+  });
+
   it("throws typed errors carrying the code, the field and the request id", async () => {
     const c = client();
     const err = (await c

@@ -260,7 +260,7 @@ function agentPredicates(statement: string): number {
  * memories (src/memory/deletion/purge-expired.ts).
  */
 const SWEEP =
-  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)|from "agent_settings" where \(\(?"agent_settings"\."retention" is not null|FROM "outcomes" WHERE "outcomes"\."consolidated_at" IS NULL AND|FROM memories WHERE expires_at <= \$1::timestamptz\s+ORDER BY expires_at|FROM "memories"\s+WHERE "memories"\."supersession_due_at" IS NOT NULL AND/;
+  /FROM "?memories"?\s+WHERE \((?:"memories"\.)?"?importance_status"? = 'pending' OR (?:"memories"\.)?"?embedding_status"? = 'pending'\)|from "agent_settings" where \(\(?"agent_settings"\."retention" is not null|FROM "outcomes" WHERE "outcomes"\."consolidated_at" IS NULL AND|FROM memories WHERE expires_at <= \$1::timestamptz\s+ORDER BY expires_at|FROM "memories"\s+WHERE "memories"\."supersession_due_at" IS NOT NULL AND|FROM event_deliveries\s+WHERE status = 'pending' AND next_attempt_at < \$1::timestamptz/;
 
 async function waitFor(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;

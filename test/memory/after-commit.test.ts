@@ -64,6 +64,7 @@ describe("announcements inside a transaction", () => {
       { kind: "retention.due", agentId: agent },
       { kind: "delivery.accepted", deliveryId: `d-${agent}` },
       { kind: "import.opened", importId: `i-${agent}`, agentId: agent },
+      { kind: "events.pending", deliveries: [{ agentId: agent, deliveryId: `evd_${agent}` }] },
     ];
     const p = probe(base, agent);
     await inMemoryTransaction({ ...base, announce: p.announce }, async (memory) => {

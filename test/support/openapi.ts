@@ -77,6 +77,12 @@ export async function loadDoc(app: {
   return (await res.json()) as OpenApiDoc;
 }
 
+/** Well-formed ids for the outgoing-event paths (`{subscriptionId}`, `{deliveryId}`) that name nothing. */
+export const EVENT_IDS = {
+  subscriptionId: "sub_00000000000000000000",
+  deliveryId: "evd_00000000000000000000",
+};
+
 /** The path with its `{params}` filled (URL-encoded) from `values`; a missing value throws. */
 export function fillPath(path: string, values: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {

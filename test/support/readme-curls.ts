@@ -30,6 +30,7 @@ export const DOC_PAGES = [
   "docs/api.md",
   "docs/integrations.md",
   "docs/guide.md",
+  "docs/events.md",
 ];
 
 /** The text of the section under `heading` (in the first page of `paths` that has it), up to the next heading. */

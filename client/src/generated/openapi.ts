@@ -565,6 +565,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent's event subscriptions (never their secrets)
+         * @description Every subscription of the agent, oldest first: URL, event types, `active` or `disabled` (after MEMSTREAM_EVENTS_DISABLE_AFTER deliveries in a row failed for good) and the failures in a row so far. The secret is never shown again after creation.
+         */
+        get: operations["listEventSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe a URL to the agent's events (signed POSTs, retried; docs/events.md)
+         * @description From the next committed write on, each event of the named types (memory written, enriched, superseded, deleted; reflection and lesson written; agent erased) is POSTed to `url` as JSON, signed with `X-Memstream-Signature-256: sha256=<HMAC-SHA256 of the raw body>` under the subscription's secret, with `X-Memstream-Event` and `X-Memstream-Delivery`. The answer carries the secret: the only time it is shown. At most 10 subscriptions per agent. Loopback, private and link-local addresses are refused unless the server allows them (MEMSTREAM_EVENTS_ALLOW_PRIVATE).
+         */
+        post: operations["createEventSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event subscription: its URL, events, status and failures in a row
+         * @description The subscription as listed (never its secret); 404 when the agent has none by that id.
+         */
+        get: operations["getEventSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Unsubscribe: no more events, and the delivery log goes with it
+         * @description Deletes the subscription and its delivery log. Nothing more is recorded for it; a delivery already queued finds no row and sends nothing.
+         */
+        delete: operations["deleteEventSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/subscriptions/{subscriptionId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's delivery log, newest first
+         * @description Each event sent (or to send) to the subscription: `pending` (with `nextAttemptAt`), `delivered` (a 2xx), `failed` (every attempt failed) or `cancelled` (an erasure cancelled it before it was sent), with the attempts made and the last response code or error. `before` (a delivery id) pages back.
+         */
+        get: operations["listEventDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a logged delivery's event again, as a new delivery
+         * @description A new delivery of the same event (same event id and body data, its own delivery id and attempts, `redeliveryOf` naming the first), queued at once. Refused with 409 for a pending delivery, one an erasure cancelled, or a disabled subscription.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1665,6 +1753,50 @@ export interface components {
              * @example 2026-11-22T10:00:00Z
              */
             since?: string;
+        };
+        CreatedEventSubscription: components["schemas"]["EventSubscription"] & {
+            secret: string;
+        };
+        /** @enum {string} */
+        EventType: "memory.written" | "memory.enriched" | "memory.superseded" | "memory.deleted" | "reflection.written" | "lesson.written" | "agent.erased";
+        EventSubscription: {
+            id: string;
+            agentId: string;
+            url: string;
+            events: components["schemas"]["EventType"][];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            consecutiveFailures: number;
+            disabledReason: string | null;
+            createdAt: string;
+        };
+        NewEventSubscription: {
+            /**
+             * @description http(s) URL events are POSTed to
+             * @example https://hooks.example.com/memstream
+             */
+            url: string;
+            /** @description Event types to send; absent = every type */
+            events?: components["schemas"]["EventType"][];
+            /** @description HMAC key of X-Memstream-Signature-256; absent = a random one, answered once */
+            secret?: string;
+            description?: string;
+        };
+        EventDelivery: {
+            id: string;
+            subscriptionId: string;
+            eventId: string;
+            event: components["schemas"]["EventType"];
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "cancelled";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            createdAt: string;
+            redeliveryOf: string | null;
         };
     };
     responses: never;
@@ -5451,6 +5583,589 @@ export interface operations {
             };
             /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEventSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscriptions, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subscriptions": [
+                     *         {
+                     *           "id": "sub_3n8x0q4w7f2k9d1c5b6a",
+                     *           "agentId": "github:acme/api",
+                     *           "url": "https://hooks.example.com/memstream",
+                     *           "events": [
+                     *             "memory.written",
+                     *             "memory.deleted",
+                     *             "agent.erased"
+                     *           ],
+                     *           "description": "audit log",
+                     *           "status": "active",
+                     *           "consecutiveFailures": 0,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-11-29T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        subscriptions: components["schemas"]["EventSubscription"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/memstream",
+                 *       "events": [
+                 *         "memory.written",
+                 *         "memory.deleted",
+                 *         "agent.erased"
+                 *       ],
+                 *       "description": "audit log"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewEventSubscription"];
+            };
+        };
+        responses: {
+            /** @description Subscribed; `secret` is shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_3n8x0q4w7f2k9d1c5b6a",
+                     *       "agentId": "github:acme/api",
+                     *       "url": "https://hooks.example.com/memstream",
+                     *       "events": [
+                     *         "memory.written",
+                     *         "memory.deleted",
+                     *         "agent.erased"
+                     *       ],
+                     *       "description": "audit log",
+                     *       "status": "active",
+                     *       "consecutiveFailures": 0,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-29T12:00:00.000Z",
+                     *       "secret": "whsec_9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedEventSubscription"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_3n8x0q4w7f2k9d1c5b6a",
+                     *       "agentId": "github:acme/api",
+                     *       "url": "https://hooks.example.com/memstream",
+                     *       "events": [
+                     *         "memory.written",
+                     *         "memory.deleted",
+                     *         "agent.erased"
+                     *       ],
+                     *       "description": "audit log",
+                     *       "status": "active",
+                     *       "consecutiveFailures": 0,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-29T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "sub_3n8x0q4w7f2k9d1c5b6a",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEventDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                status?: "pending" | "delivered" | "failed" | "cancelled";
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "evd_0c1f9e2a7b3d4c5e8f6a1b2c3d4e5f60",
+                     *           "subscriptionId": "sub_3n8x0q4w7f2k9d1c5b6a",
+                     *           "eventId": "evt_5b2e8c1d9f0a4b3c8d7e6f5a4b3c2d1e",
+                     *           "event": "memory.written",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "lastStatusCode": 500,
+                     *           "lastError": "HTTP 500: upstream unavailable",
+                     *           "nextAttemptAt": "2026-11-29T12:01:00.000Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-11-29T12:00:00.000Z",
+                     *           "redeliveryOf": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        deliveries: components["schemas"]["EventDelivery"][];
+                    };
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged with the request id; no internals returned (`internal`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the model provider is unreachable; retry later (`unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description URL-encode `/` as %2F */
+                agentId: string;
+                subscriptionId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evd_7d1e2f3a4b5c6d7e8f9a0b1c2d3e4f50",
+                     *       "subscriptionId": "sub_3n8x0q4w7f2k9d1c5b6a",
+                     *       "eventId": "evt_5b2e8c1d9f0a4b3c8d7e6f5a4b3c2d1e",
+                     *       "event": "memory.written",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "lastStatusCode": null,
+                     *       "lastError": null,
+                     *       "nextAttemptAt": "2026-11-29T12:01:00.000Z",
+                     *       "deliveredAt": null,
+                     *       "createdAt": "2026-11-29T12:00:00.000Z",
+                     *       "redeliveryOf": "evd_0c1f9e2a7b3d4c5e8f6a1b2c3d4e5f60"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventDelivery"];
+                };
+            };
+            /** @description Invalid input; `details.field` names the field (`invalid_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, when keys are configured (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or the agent is outside the key's agent prefix (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The delivery is pending or cancelled, or the subscription is disabled (`conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over MEMSTREAM_MAX_BODY_BYTES; `details.limit` (`payload_too_large`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,18 @@ import asyncio
 from typing import Any, List, Mapping, Optional, Union
 
 from .client import Memstream, RetryOptions
-from .types import AgentStats, FeedbackResult, Memory, MemoryPage, NewMemory, NewOutcome, RetrieveResult
+from .types import (
+    AgentStats,
+    CreatedEventSubscription,
+    EventDelivery,
+    EventSubscription,
+    FeedbackResult,
+    Memory,
+    MemoryPage,
+    NewMemory,
+    NewOutcome,
+    RetrieveResult,
+)
 
 
 class AsyncMemstream:
@@ -55,6 +66,23 @@ class AsyncMemstream:
 
     async def record_outcome(self, agent_id: str, outcome: NewOutcome) -> Memory:
         return await asyncio.to_thread(self.sync.record_outcome, agent_id, outcome)
+
+    async def subscribe(
+        self, agent_id: str, url: str, events: Optional[List[str]] = None, **fields: Any
+    ) -> CreatedEventSubscription:
+        return await asyncio.to_thread(self.sync.subscribe, agent_id, url, events, **fields)
+
+    async def subscriptions(self, agent_id: str) -> List[EventSubscription]:
+        return await asyncio.to_thread(self.sync.subscriptions, agent_id)
+
+    async def unsubscribe(self, agent_id: str, subscription_id: str) -> None:
+        await asyncio.to_thread(self.sync.unsubscribe, agent_id, subscription_id)
+
+    async def deliveries(self, agent_id: str, subscription_id: str, **query: Any) -> List[EventDelivery]:
+        return await asyncio.to_thread(self.sync.deliveries, agent_id, subscription_id, **query)
+
+    async def redeliver(self, agent_id: str, subscription_id: str, delivery_id: str) -> EventDelivery:
+        return await asyncio.to_thread(self.sync.redeliver, agent_id, subscription_id, delivery_id)
 
     async def request(
         self, method: str, path: str, body: Optional[Any] = None, query: Optional[Mapping[str, Any]] = None

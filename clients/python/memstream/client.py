@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Union, cast
 
 from .errors import MemstreamError
-from .types import AgentStats, FeedbackResult, Memory, MemoryPage, NewMemory, NewOutcome, RetrieveResult
+from .types import (
+    AgentStats,
+    CreatedEventSubscription,
+    EventDelivery,
+    EventSubscription,
+    FeedbackResult,
+    Memory,
+    MemoryPage,
+    NewMemory,
+    NewOutcome,
+    RetrieveResult,
+)
 
 # Statuses that mean "nothing happened, try again": overloaded (429) or a dependency down (503).
 # The server answers them before it changes anything, so a retried POST is applied once.
@@ -103,6 +114,35 @@ class Memstream:
     def record_outcome(self, agent_id: str, outcome: NewOutcome) -> Memory:
         """Records how a task went; similar outcomes of a task type become lessons."""
         return cast(Memory, self.request("POST", f"{_agent(agent_id)}/outcomes", outcome))
+
+    # --- outgoing events (docs/events.md) ---------------------------------------------------
+
+    def subscribe(
+        self, agent_id: str, url: str, events: Optional[List[str]] = None, **fields: Any
+    ) -> CreatedEventSubscription:
+        """Subscribes ``url`` to the agent's events (all types unless ``events`` names some); the
+        answer's ``secret`` is shown only here. ``secret=`` and ``description=`` are optional."""
+        body: Dict[str, Any] = {"url": url, **fields}
+        if events is not None:
+            body["events"] = events
+        return cast(CreatedEventSubscription, self.request("POST", f"{_agent(agent_id)}/subscriptions", body))
+
+    def subscriptions(self, agent_id: str) -> List[EventSubscription]:
+        answer = self.request("GET", f"{_agent(agent_id)}/subscriptions")
+        return cast(List[EventSubscription], answer["subscriptions"])
+
+    def unsubscribe(self, agent_id: str, subscription_id: str) -> None:
+        self.request("DELETE", f"{_agent(agent_id)}/subscriptions/{_seg(subscription_id)}")
+
+    def deliveries(self, agent_id: str, subscription_id: str, **query: Any) -> List[EventDelivery]:
+        """A subscription's delivery log, newest first (``limit``, ``status``, ``before``)."""
+        path = f"{_agent(agent_id)}/subscriptions/{_seg(subscription_id)}/deliveries"
+        return cast(List[EventDelivery], self.request("GET", path, query=query)["deliveries"])
+
+    def redeliver(self, agent_id: str, subscription_id: str, delivery_id: str) -> EventDelivery:
+        """Sends a logged delivery's event again, as a new delivery."""
+        path = f"{_agent(agent_id)}/subscriptions/{_seg(subscription_id)}/deliveries/{_seg(delivery_id)}/redeliver"
+        return cast(EventDelivery, self.request("POST", path))
 
     # --- any operation ---------------------------------------------------------------------
 

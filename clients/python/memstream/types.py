@@ -189,3 +189,40 @@ class NewOutcome(TypedDict):
     durationMs: NotRequired[int]
     metadata: NotRequired[Metadata]
     occurredAt: NotRequired[str]
+
+
+class EventSubscription(TypedDict):
+    """A URL subscribed to an agent's outgoing events (docs/events.md); never its secret."""
+
+    id: str
+    agentId: str
+    url: str
+    events: List[str]
+    description: Optional[str]
+    status: str  # active | disabled
+    consecutiveFailures: int
+    disabledReason: Optional[str]
+    createdAt: str
+
+
+class CreatedEventSubscription(EventSubscription):
+    """The answer of ``subscribe``: the subscription and its signing secret, shown this once."""
+
+    secret: str
+
+
+class EventDelivery(TypedDict):
+    """One event sent (or to send) to a subscription, as the delivery log shows it."""
+
+    id: str
+    subscriptionId: str
+    eventId: str
+    event: str
+    status: str  # pending | delivered | failed | cancelled
+    attempts: int
+    lastStatusCode: Optional[int]
+    lastError: Optional[str]
+    nextAttemptAt: Optional[str]
+    deliveredAt: Optional[str]
+    createdAt: str
+    redeliveryOf: Optional[str]

@@ -79,6 +79,9 @@ CHECKED: List[Tuple[type, Any, str]] = [
     (t.AgentStats, lambda d: component(d, "AgentStats"), "response"),
     (t.NewMemory, lambda d: component(d, "NewMemory"), "request"),
     (t.NewOutcome, lambda d: component(d, "NewOutcome"), "request"),
+    (t.EventSubscription, lambda d: component(d, "EventSubscription"), "response"),
+    (t.CreatedEventSubscription, lambda d: component(d, "CreatedEventSubscription"), "response"),
+    (t.EventDelivery, lambda d: component(d, "EventDelivery"), "response"),
 ]
 
 

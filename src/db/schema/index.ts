@@ -3,6 +3,8 @@ export * from "./agent-generations";
 export * from "./agent-settings";
 export * from "./documents";
 export * from "./erasure-receipts";
+export * from "./event-deliveries";
+export * from "./event-subscriptions";
 export * from "./github-deliveries";
 export * from "./github-event-keys";
 export * from "./github-imports";

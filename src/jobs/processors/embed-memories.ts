@@ -2,6 +2,7 @@ import { claimRows } from "../../memory/enrichment/claim";
 import { markFailed } from "../../memory/enrichment/fail";
 import { errorText } from "../../memory/enrichment/fields";
 import { storeEmbeddings } from "../../memory/enrichment/store";
+import { recorded } from "../../memory/events";
 import { recordEnrichmentLag } from "../../metrics";
 import { isFinalAttempt, type Processor } from "./types";
 
@@ -39,7 +40,11 @@ export const embedMemories: Processor<"memories.embed"> = async (payload, ctx) =
   const items = rows
     .filter((r) => due.has(r.id))
     .map((r) => ({ memoryId: r.id, agentId: r.agentId, revision: r.revision }));
-  if (items.length > 0) await ctx.announce([{ kind: "memories.embedded", items }]);
+  await ctx.announce([
+    ...(items.length > 0 ? [{ kind: "memories.embedded" as const, items }] : []),
+    // A memory whose last pending field this was is enriched: its outgoing event is recorded.
+    ...recorded(ready.length > 0 ? rows : []),
+  ]);
   recordEnrichmentLag(
     ctx.metrics,
     "embedding",

@@ -3,6 +3,7 @@ import { AgentErased } from "../../memory/erasure/guard";
 import type { Services } from "../../services";
 import { JOBS, type JobName, type Payload } from "../catalog";
 import { consolidateOutcomesJob } from "./consolidate-outcomes";
+import { deliverEvent } from "./deliver-event";
 import { deliverGithub } from "./deliver-github";
 import { embedMemories } from "./embed-memories";
 import { importGithub } from "./import-github";
@@ -26,6 +27,7 @@ const PROCESSORS: { [N in JobName]: Processor<N> } = {
   "outcomes.consolidate": consolidateOutcomesJob,
   "agent.retain": retainAgentJob,
   "agent.learn": learnAgentJob,
+  "events.deliver": deliverEvent,
 };
 
 /**

@@ -3,6 +3,7 @@ import { type ClaimedRow, claimRows } from "../../memory/enrichment/claim";
 import { markFailed, recordInvalid } from "../../memory/enrichment/fail";
 import { errorText } from "../../memory/enrichment/fields";
 import { storeScores } from "../../memory/enrichment/store";
+import { recorded } from "../../memory/events";
 import { recordEnrichmentLag } from "../../metrics";
 import type { ImportanceScorer } from "../../providers/types";
 import { isFinalAttempt, type Processor, type ProcessorContext } from "./types";
@@ -41,7 +42,10 @@ export const scoreImportance: Processor<"memories.score"> = async (payload, ctx)
   });
   // New importance may push an agent over its reflection threshold: an `agent.reflect` job if due.
   const agents = new Set(outcomes.flatMap((o) => ("score" in o ? [o.row.agentId] : [])));
-  await ctx.announce([...agents].map((agentId) => ({ kind: "importance.added", agentId })));
+  await ctx.announce([
+    ...[...agents].map((agentId) => ({ kind: "importance.added" as const, agentId })),
+    ...recorded([...agents].map((agentId) => ({ agentId }))),
+  ]);
   const invalid = outcomes.flatMap((o) =>
     "error" in o && o.error instanceof InvalidProviderAnswer
       ? [{ ...ref(o.row), error: errorText(o.error) }]

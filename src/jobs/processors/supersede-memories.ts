@@ -1,4 +1,5 @@
 import { UnrecoverableError } from "bullmq";
+import { recorded } from "../../memory/events";
 import { detectSupersession } from "../../memory/supersession/detect";
 import { checkedForSupersession, deferSupersession } from "../../memory/supersession/due";
 import { isFinalAttempt, type Processor } from "./types";
@@ -40,5 +41,6 @@ export const supersedeMemories: Processor<"memories.supersede"> = async (payload
     if (r.asked) asked++;
     superseded += r.superseded;
   }
+  if (superseded > 0) await ctx.announce(recorded(payload.items));
   return { memories: payload.items.length, asked, superseded, deferred };
 };

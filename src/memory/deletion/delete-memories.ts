@@ -5,6 +5,7 @@ import { Invalid } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
 import type { DerivedCounts } from "../derived/delete-derived";
 import { agentEpoch, assertNotErased } from "../erasure/guard";
+import { recorded } from "../events";
 import { filterConditions, type MemoryFilters } from "../filters";
 import { addDeleted, deleteIds } from "./delete-ids";
 
@@ -56,10 +57,22 @@ function filterSql(
  * per request (`more` says to ask again). A dry run counts what matches and deletes nothing.
  */
 export async function deleteMemories(
-  deps: Pick<MemoryDeps, "db">,
+  deps: Pick<MemoryDeps, "db"> & Partial<Pick<MemoryDeps, "announce">>,
   agentId: string,
   selection: DeleteSelection,
   dryRun = false,
+): Promise<DeleteReport> {
+  const report = await deleteSelected(deps, agentId, selection, dryRun);
+  // Their `memory.deleted` events, if the agent has subscriptions (src/outgoing).
+  if (report.count > 0 && !dryRun) await deps.announce?.(recorded([{ agentId }]));
+  return report;
+}
+
+async function deleteSelected(
+  deps: Pick<MemoryDeps, "db">,
+  agentId: string,
+  selection: DeleteSelection,
+  dryRun: boolean,
 ): Promise<DeleteReport> {
   const report: DeleteReport = { dryRun, count: 0, byKind: {}, derived: {}, more: false };
   if (selection.ids?.length === 0) return report;

@@ -2,8 +2,10 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/client";
 import { erasureReceipts } from "../../db/schema";
 import { newId } from "../../lib/ids";
+import { eraseOutgoing } from "../../outgoing/erase";
 import type { MemoryDeps } from "../deps";
 import { FIELDS } from "../enrichment/fields";
+import { recorded } from "../events";
 import { lockAgentExclusive } from "./guard";
 import type { ErasureReceipt } from "./receipt";
 
@@ -17,16 +19,17 @@ import type { ErasureReceipt } from "./receipt";
  * It also leaves a receipt (docs/adr/0034), in the same transaction: when, the epoch, rows removed
  * per table (what cascades from memories counted before the delete) and the pending work it
  * cancelled (enrichment not yet done, reflection runs still running: their jobs end writing
- * nothing). Counts only, no content; the receipt is never deleted.
+ * nothing). Counts only, no content; the receipt is never deleted. Outgoing events not yet sent are
+ * cancelled and an `agent.erased` event recorded (src/outgoing/erase.ts).
  *
  * Lock order (no deadlock with retrieve's touch or retention): the agent's lock first, then the
  * memories in id order (`COLLATE "C"`, as the touch and retention lock them), then the delete.
  */
 export async function eraseAgent(
-  deps: Pick<MemoryDeps, "db" | "clock">,
+  deps: Pick<MemoryDeps, "db" | "clock"> & Partial<Pick<MemoryDeps, "announce">>,
   agentId: string,
 ): Promise<{ deleted: number; erasureId: string }> {
-  return deps.db.transaction(async (tx) => {
+  const out = await deps.db.transaction(async (tx) => {
     await lockAgentExclusive(tx, agentId);
     const erasedAt = deps.clock.now();
     const [tomb] = await queryRows<{ epoch: number }>(
@@ -106,6 +109,9 @@ export async function eraseAgent(
       },
     };
     await tx.insert(erasureReceipts).values({ ...receipt, erasedAt });
+    await eraseOutgoing(tx, agentId, { ...receipt, erasureId: receipt.id });
     return { deleted, erasureId: receipt.id };
   });
+  await deps.announce?.(recorded([{ agentId }]));
+  return out;
 }

@@ -4,6 +4,7 @@ import { outcomes } from "../../db/schema";
 import type { ChatModel, Embedder } from "../../providers/types";
 import type { MemoryDeps } from "../deps";
 import { agentEpoch } from "../erasure/guard";
+import { recorded } from "../events";
 import { cluster, type Point } from "./cluster";
 import { LESSON_PROMPT_VERSION, parseLessonReply, renderLessonPrompt } from "./prompts";
 import { lessonSettingsOf } from "./settings";
@@ -126,7 +127,11 @@ export async function consolidateOutcomes(
     recent.map((o) => o.memoryId),
     now,
   );
-  if (pending.length > 0) await deps.announce([{ kind: "memories.pending", items: pending }]);
+  await deps.announce([
+    ...(pending.length > 0 ? [{ kind: "memories.pending" as const, items: pending }] : []),
+    // New or revised lessons' `lesson.written` events, if the agent has subscriptions.
+    ...recorded([{ agentId }]),
+  ]);
   return result;
 }
 

@@ -1,5 +1,6 @@
 import { Invalid } from "../../lib/errors";
 import type { MemoryDeps } from "../deps";
+import { recorded } from "../events";
 import { type CompactReport, compactAgent } from "./compact";
 import { readCompaction } from "./settings";
 
@@ -16,7 +17,7 @@ export type MaintenanceRequest = {
  * counts. Bounded per request (compact.ts COMPACT_PER_RUN; `more` says to ask again).
  */
 export async function maintainAgent(
-  deps: Pick<MemoryDeps, "db" | "clock" | "embedder">,
+  deps: Pick<MemoryDeps, "db" | "clock" | "embedder"> & Partial<Pick<MemoryDeps, "announce">>,
   agentId: string,
   req: MaintenanceRequest,
 ): Promise<{ compaction: CompactReport; tookMs: number }> {
@@ -39,5 +40,7 @@ export async function maintainAgent(
     groupMax: req.groupMax ?? settings.groupMax,
     dryRun: req.dryRun ?? false,
   });
+  // The summaries' `memory.written` events, if the agent has subscriptions (src/outgoing).
+  if (compaction.summaries > 0 && !compaction.dryRun) await deps.announce?.(recorded([{ agentId }]));
   return { compaction, tookMs: Date.now() - started };
 }
