@@ -216,12 +216,9 @@ const Scored = MemorySchema.extend({
     .int()
     .optional()
     .openapi({ description: "Index of its section (requests with sections)" }),
-  expandedFrom: z
-    .string()
-    .optional()
-    .openapi({
-      description: "In a flattened answer (`flatten`): the summary this archived member was expanded from",
-    }),
+  expandedFrom: z.string().optional().openapi({
+    description: "In a flattened answer (`flatten`): the summary this archived member was expanded from",
+  }),
   expanded: z
     .array(
       MemorySchema.extend({
