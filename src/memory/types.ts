@@ -45,7 +45,11 @@ export const TIERS = ["recent", "summary", "archive"] as const;
 export type Tier = (typeof TIERS)[number];
 
 /** A member of a summary that ranked, restored from the archive by `expand`. */
-export type ExpandedMemory = Memory & { similarity: number | null };
+export type ExpandedMemory = Memory & {
+  similarity: number | null;
+  /** Hybrid relevance to the query, scaled over every member the retrieve expanded (0–1). */
+  relevance: number;
+};
 
 export type ScoredMemory = Memory & {
   score: number;
@@ -67,4 +71,6 @@ export type ScoredMemory = Memory & {
   section?: number;
   /** A summary's archived members, best first, when the retrieve asked to `expand`. */
   expanded?: ExpandedMemory[];
+  /** In a flattened answer: the summary this archived member was expanded from. */
+  expandedFrom?: string;
 };

@@ -202,6 +202,13 @@ describe.each(["postgres", "pglite"] as const)(
       expect(top.expanded?.length).toBe(2);
       expect(top.expanded?.[0]?.id).toBe(ids.day1[4]);
       expect(top.expanded?.[0]?.similarity).toBeGreaterThan(top.expanded?.[1]?.similarity ?? 1);
+      // Flattened: the summaries give way to their members, the closest first, each naming its summary.
+      const flat = await retrieve(call, agent, { queryEmbedding: vec(0, 4), flatten: true, k: 4 });
+      expect(flat.memories.some((m) => m.kind === "summary")).toBe(false);
+      const first = flat.memories[0] as Mem & { expandedFrom?: string };
+      expect(first.id).toBe(ids.day1[4]);
+      expect(first.expandedFrom).toBe(garden.id);
+      expect(flat.memories.length).toBe(4);
       // Without expand, no members ride along.
       expect(ranked.memories.every((m) => m.expanded === undefined)).toBe(true);
     });

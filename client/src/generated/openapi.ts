@@ -972,11 +972,15 @@ export interface components {
             duplicates: number;
             /** @description Index of its section (requests with sections) */
             section?: number;
+            /** @description In a flattened answer (`flatten`): the summary this archived member was expanded from */
+            expandedFrom?: string;
             /** @description A summary's archived members, best first, with their cosine to the query (null without a query vector of their model); present on summaries when the request asked to `expand` */
             expanded?: components["schemas"]["ExpandedMemory"][];
         };
         ExpandedMemory: components["schemas"]["Memory"] & {
             similarity: number | null;
+            /** @description Hybrid relevance to the query (0.6 × cosine + 0.4 × shared words, each scaled over every member this retrieve expanded), 0–1 */
+            relevance: number;
         };
         /** @description The ranking values in force (request, else the agent's defaults, else the preset), the time window applied, and which statement ranked and why */
         RetrieveRanking: components["schemas"]["Ranking"] & {
@@ -1191,6 +1195,8 @@ export interface components {
             tiers?: ("recent" | "summary")[];
             /** @description Each summary that ranks carries `expanded`: its archived members, best first by cosine to the query (else importance, then recency); true = 3 each, a number = that many (at most 20). With touch, an expansion counts as an access of the member, and one expanded the agent's compaction.promoteAfter times moves back to the ranked stream */
             expand?: boolean | number;
+            /** @description Replace each summary that ranks by its archived members (`expandedFrom` names the summary): a member scores its summary's score × (0.5 + 0.5 × its relevance among the expanded members), and the answer is the top k of them and the other ranked memories. Expands 20 members a summary unless `expand` gives a number; with touch, only the members answered count as expanded */
+            flatten?: boolean;
             /**
              * @description Default auto. auto ranks in phases where the ranking allows it (hybrid or contextual relevance with a query vector, no filters or sections: the formula on seeds from the HNSW, GIN and recency indexes, bounded by the query rather than the stream, docs/adr/0032), else exactly; exact ranks every candidate by the formula; fast runs a threshold search over the HNSW and recency/importance indexes (exact as far as HNSW is), for streams of at least MEMSTREAM_FAST_MIN_STREAM memories and MEMSTREAM_FAST_MIN_SHARE of the model's indexed vectors, ranking smaller ones exactly (with or without an index). The response's mode says which ran, ranking.plan which statement
              * @enum {string}

@@ -80,6 +80,8 @@ class Memory(TypedDict):
 class ExpandedMemory(Memory):
     # The cosine to the query vector; None without a query vector of its model.
     similarity: Optional[float]
+    # Hybrid relevance to the query, scaled over every member the retrieve expanded (0-1).
+    relevance: float
 
 
 class Scores(TypedDict):
@@ -103,6 +105,8 @@ class ScoredMemory(Memory):
     section: NotRequired[int]
     # A summary's archived members, best first (retrieve with ``expand``).
     expanded: NotRequired[List[ExpandedMemory]]
+    # In a flattened answer (``flatten=True``): the summary this archived member was expanded from.
+    expandedFrom: NotRequired[str]
 
 
 class ContextSectionReport(TypedDict):

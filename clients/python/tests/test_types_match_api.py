@@ -68,6 +68,8 @@ CHECKED: List[Tuple[type, Any, str]] = [
     (t.EnrichmentErrors, lambda d: component(d, "Memory", "errors"), "response"),
     (t.ScoredMemory, lambda d: component(d, "ScoredMemory"), "response"),
     (t.Scores, lambda d: component(d, "ScoredMemory", "scores"), "response"),
+    (t.Archived, lambda d: component(d, "Memory", "archived"), "response"),
+    (t.ExpandedMemory, lambda d: component(d, "ExpandedMemory"), "response"),
     (t.RetrieveResult, lambda d: response(d, RETRIEVE), "response"),
     (t.Freshness, lambda d: component(d, "RetrieveFreshness"), "response"),
     (t.Context, lambda d: component(d, "RetrieveContext"), "response"),

@@ -30,6 +30,7 @@ import { type Plan, plan, type RetrieveMode, type Statement } from "./plan";
 import { type PresetName, type ResolvedRanking, resolveRanking } from "./presets";
 import { type RecencyUnit, scaleFloorsOf, type Weights } from "./ranking/components";
 import { collapseDuplicates, nextPool, poolSize } from "./ranking/duplicates";
+import { flattened } from "./ranking/expanded";
 import type { LexicalQuery, QueryVector, RelevanceKind } from "./ranking/relevance/kinds";
 import { liftSubjects, questionSubjects, SUBJECT_LIFT } from "./ranking/subjects";
 import type { VersionLift } from "./ranking/versions";
@@ -99,6 +100,11 @@ export type RetrieveInput = {
    * counts as an access, and a member expanded the agent's `promoteAfter` times is promoted back.
    */
   expand?: boolean | number;
+  /**
+   * The answer's summaries replaced by their members (`flattened`): the top k of the ranked
+   * memories and the expanded members together, each member marked `expandedFrom`.
+   */
+  flatten?: boolean;
 };
 
 export type RetrieveSection = { kinds?: MemoryKind[]; k?: number };
@@ -642,15 +648,26 @@ async function withExpansion(
   touchedAt: Date | null,
   memories: ScoredMemory[],
 ): Promise<ScoredMemory[]> {
-  if (!input.expand) return memories;
-  const perSummary = input.expand === true ? EXPAND_DEFAULTS.perSummary : input.expand;
+  if (!input.expand && !input.flatten) return memories;
+  const perSummary =
+    typeof input.expand === "number"
+      ? input.expand
+      : input.flatten
+        ? EXPAND_DEFAULTS.max
+        : EXPAND_DEFAULTS.perSummary;
   const summaries = memories.filter((m) => m.kind === "summary").map((m) => m.id);
   if (summaries.length === 0) return memories;
-  const members = await expandSummaries(deps.db, agentId, summaries, query, perSummary);
+  const members = await expandSummaries(deps.db, agentId, summaries, query, perSummary, input.query);
+  const out = input.flatten
+    ? flattened(memories, members, input.k ?? RETRIEVE_DEFAULTS.k)
+    : memories.map((m) => (m.kind === "summary" ? { ...m, expanded: members.get(m.id) ?? [] } : m));
   if (touchedAt) {
-    const ids = [...members.values()].flat().map((m) => m.id);
+    // What the answer gives: every expanded member, or those a flattened answer kept.
+    const ids = input.flatten
+      ? out.filter((m) => m.expandedFrom).map((m) => m.id)
+      : [...members.values()].flat().map((m) => m.id);
     const settings = await readCompaction(deps.db, agentId);
     await countExpansions(deps.db, agentId, ids, touchedAt, settings.promoteAfter);
   }
-  return memories.map((m) => (m.kind === "summary" ? { ...m, expanded: members.get(m.id) ?? [] } : m));
+  return out;
 }

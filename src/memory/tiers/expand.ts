@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { FIELDS, target } from "../enrichment/fields";
+import { expandedRelevance } from "../retrieve/ranking/expanded";
 import type { QueryVector } from "../retrieve/ranking/relevance/kinds";
 import type { ExpandedMemory } from "../types";
 import { ARCHIVED_COLUMNS, type ArchivedRecord, toArchivedMemory } from "./archived";
@@ -15,10 +16,12 @@ const list = (xs: readonly string[]) =>
   )}]::text[]`;
 
 /**
- * The archived members of summaries `summaryIds`, best first per summary: by cosine to the query
- * when there is a query vector of the members' model, else by importance then recency; at most
- * `perSummary` each. One statement over the archive's (agent, summary) index: a summary has at
- * most its group's size of members, so the work is bounded by k × groupMax rows.
+ * The archived members of summaries `summaryIds`, best first per summary, at most `perSummary`
+ * each. Best by the hybrid relevance the default ranks with (ranking/relevance/kinds.ts): α × the
+ * cosine to the query plus (1 − α) × the words shared with `text` (ts_rank_cd, any word), each
+ * scaled over the summary's members; without a query vector of their model the words alone, and
+ * without either, importance then recency. One statement over the archive's (agent, summary)
+ * index: a summary has at most its group's size of members, so the work is bounded by k × groupMax.
  */
 export async function expandSummaries(
   db: Pick<Db, "execute">,
@@ -26,6 +29,7 @@ export async function expandSummaries(
   summaryIds: readonly string[],
   query: QueryVector | null,
   perSummary: number,
+  text?: string,
 ): Promise<Map<string, ExpandedMemory[]>> {
   const out = new Map<string, ExpandedMemory[]>();
   if (summaryIds.length === 0 || perSummary <= 0) return out;
@@ -33,25 +37,40 @@ export async function expandSummaries(
     ? sql`CASE WHEN a.embedding_model = ${query.model} AND vector_dims(a.embedding) = ${query.dimensions}
         THEN 1 - (a.embedding <=> ${query.vector}::vector) END`
     : sql`NULL::float8`;
-  const rows = await queryRows<ArchivedRecord & { similarity: number | null; rank: number }>(
+  // The members' and the query's English lexemes, for BM25 over the members expanded here.
+  const words = text?.trim()
+    ? sql`to_tsvector('english'::regconfig, a.description)::text AS tsv,
+        plainto_tsquery('english'::regconfig, ${text})::text AS q`
+    : sql`''::text AS tsv, ''::text AS q`;
+  const read = await queryRows<ArchivedRecord & { similarity: number | null; tsv: string; q: string }>(
     db,
-    sql`SELECT * FROM (
-        SELECT ${ARCHIVED_COLUMNS}, s.similarity,
-          row_number() OVER (PARTITION BY a.summary_id
-            ORDER BY s.similarity DESC NULLS LAST, a.importance DESC NULLS LAST, a.created_at DESC) AS rank
-        FROM memory_archive a, LATERAL (SELECT ${similarity} AS similarity) s
-        WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${list(summaryIds)})
-      ) x WHERE rank <= ${perSummary}
-      ORDER BY "summaryId", rank`,
+    sql`SELECT ${ARCHIVED_COLUMNS}, ${similarity} AS similarity, ${words}
+      FROM memory_archive a
+      WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${list(summaryIds)})`,
   );
-  for (const r of rows) {
-    const m: ExpandedMemory = {
-      ...toArchivedMemory(r),
-      similarity: r.similarity === null ? null : Number(r.similarity),
-    };
-    const l = out.get(r.summaryId);
-    if (l) l.push(m);
-    else out.set(r.summaryId, [m]);
+  const relevance = expandedRelevance(read, read[0]?.q ?? "");
+  const rows = read;
+  const scoredRows = rows.map((m, i) => ({ m, relevance: relevance[i] as number }));
+  const bySummary = new Map<string, typeof scoredRows>();
+  for (const r of scoredRows) bySummary.set(r.m.summaryId, [...(bySummary.get(r.m.summaryId) ?? []), r]);
+  for (const [summaryId, members] of bySummary) {
+    const best = members
+      .sort(
+        (a, b) =>
+          b.relevance - a.relevance ||
+          (b.m.importance ?? 0) - (a.m.importance ?? 0) ||
+          b.m.createdAt.localeCompare(a.m.createdAt),
+      )
+      .slice(0, perSummary)
+      .map(({ m, relevance }) => {
+        const { similarity, tsv: _tsv, q: _q, ...rest } = m;
+        return {
+          ...toArchivedMemory(rest),
+          similarity: similarity === null ? null : Number(similarity),
+          relevance,
+        };
+      });
+    out.set(summaryId, best);
   }
   return out;
 }

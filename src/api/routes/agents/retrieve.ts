@@ -107,6 +107,12 @@ const RetrieveBody = z
       .openapi({
         description: `Each summary that ranks carries \`expanded\`: its archived members, best first by cosine to the query (else importance, then recency); true = ${EXPAND_DEFAULTS.perSummary} each, a number = that many (at most ${EXPAND_DEFAULTS.max}). With touch, an expansion counts as an access of the member, and one expanded the agent's compaction.promoteAfter times moves back to the ranked stream`,
       }),
+    flatten: z
+      .boolean()
+      .optional()
+      .openapi({
+        description: `Replace each summary that ranks by its archived members (\`expandedFrom\` names the summary): a member scores its summary's score × (0.5 + 0.5 × its relevance among the expanded members), and the answer is the top k of them and the other ranked memories. Expands ${EXPAND_DEFAULTS.max} members a summary unless \`expand\` gives a number; with touch, only the members answered count as expanded`,
+      }),
     mode: z
       .enum(["auto", "exact", "fast"])
       .optional()
@@ -210,8 +216,19 @@ const Scored = MemorySchema.extend({
     .int()
     .optional()
     .openapi({ description: "Index of its section (requests with sections)" }),
+  expandedFrom: z.string().optional().openapi({
+    description: "In a flattened answer (`flatten`): the summary this archived member was expanded from",
+  }),
   expanded: z
-    .array(MemorySchema.extend({ similarity: z.number().nullable() }).openapi("ExpandedMemory"))
+    .array(
+      MemorySchema.extend({
+        similarity: z.number().nullable(),
+        relevance: z.number().openapi({
+          description:
+            "Hybrid relevance to the query (0.6 × cosine + 0.4 × shared words, each scaled over every member this retrieve expanded), 0–1",
+        }),
+      }).openapi("ExpandedMemory"),
+    )
     .optional()
     .openapi({
       description:
