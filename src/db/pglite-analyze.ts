@@ -4,8 +4,8 @@ import type { PGlite, Transaction } from "@electric-sql/pglite";
  * Autovacuum's ANALYZE for embedded PGlite, which has no autovacuum daemon and keeps no
  * modification counters (`pg_stat_user_tables.n_mod_since_analyze` stays 0): a database that is
  * never analyzed is planned with default selectivities, and a default retrieve over 10,000
- * memories joined every memory to every vector in a nested loop (10⁸ comparisons, 15–74 s
- * instead of ~0.3 s; docs/adr/0028). After each statement or transaction that writes, a table
+ * memories joined every memory to every vector in a nested loop (seconds instead of a fraction of
+ * one; docs/adr/0028). After each statement or transaction that writes, a table
  * that has grown past the size its statistics were taken at (pages, by ~10 % + 2, as
  * autovacuum's 50 rows + 10 %) is analyzed. The check is queued on the connection before the
  * writer's next statement (PGlite runs one at a time, first come first served), so what follows

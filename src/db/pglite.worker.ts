@@ -36,7 +36,7 @@ const send = (m: PgliteThreadReply) => port.postMessage(m);
 try {
   const client = await PGlite.create(data.dataDir, { extensions: { vector, btree_gin } });
   // A new 16 MB WAL segment is not written full of zeros first: the statement that crossed into
-  // it waited ~260 ms for that in memory (the emulated file grows by copies), ~15 ms on disk;
+  // it waited for that (~260 ms in memory, where the emulated file grows by copies), and
   // preallocation buys nothing here (fsync is off in PGlite). One backend: the setting is for all.
   await client.exec("SET wal_init_zero = off");
   // PGlite has no autovacuum: tables are analyzed as they grow (pglite-analyze.ts), after the

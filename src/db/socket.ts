@@ -7,8 +7,8 @@ type SocketOptions = { host: string[]; port: number[]; path?: string | false };
  * postgres-js's `socket` option: the TCP connection it would open itself, with Nagle's algorithm
  * off (TCP_NODELAY, as libpq sets it). postgres-js writes a COPY's last data and its CopyDone as
  * two writes; with Nagle on, the small one (and the COMMIT after it) waited for the ACK of the
- * data, which Linux delays by 40 ms: every batch write paid ~43 ms at COMMIT, whatever its size
- * (bench/explore/write-stages.ts; docs/adr/0009). The socket is returned while still connecting
+ * data, which Linux delays by 40 ms, at every batch write's COMMIT whatever its size
+ * (docs/adr/0009). The socket is returned while still connecting
  * (writes queue until connected, errors reach postgres-js's handler, `connect_timeout` runs);
  * several hosts are tried in turn on reconnects, as postgres-js does; a Unix socket path is
  * used as given (Nagle does not apply there).

@@ -38,7 +38,7 @@ export type OfflineEmbedderOptions = {
  * On a loaded machine the process's other threads are served before a backlog's batches, yet the
  * batches still get a share: by the kernel's weights (1,024 at nice 0, 110 at 10, 15 at 19) a
  * batch thread beside one busy thread keeps ~10 % of a core at 10 and ~1.5 % at 19, where a host
- * that is never idle starved the backlog (ADR 0024). 10 itself was not measured.
+ * that is never idle starved the backlog (docs/adr/0024).
  */
 export const DEFAULT_EMBED_BATCH_NICE = 10;
 

@@ -74,9 +74,9 @@ async function insertAgentVectors(
 }
 
 /**
- * Numbers of vector text per transaction on embedded PGlite: its backend parses ~2.6 µs a number
- * (WebAssembly's strtof), one statement at a time for every request, so a chunk of 64 × 512 held
- * a batch POST ~110 ms; 4,096 (8 × 512) hold it ~11 ms.
+ * Numbers of vector text per transaction on embedded PGlite: its one backend parses vector text
+ * slowly (~2.6 µs a number) and serves every request in turn, so a small transaction holds a
+ * batch POST only ~11 ms (docs/adr/0031).
  */
 export const EMBEDDED_NUMBERS_PER_TRANSACTION = 4096;
 

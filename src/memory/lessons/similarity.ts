@@ -1,7 +1,7 @@
 /**
  * Task similarity for consolidation: cosine of the embeddings of two outcomes' task texts.
- * Calibrated with use-lite-512 by `bench/explore/lesson-similarity.ts` (ADR 0018): the same task in other
- * words scores well above different tasks of one task type; `DEFAULT_SIMILARITY` sits between them.
+ * With use-lite-512 the same task in other words scores well above different tasks of one task
+ * type; `DEFAULT_SIMILARITY` sits between them (docs/adr/0018).
  */
 export const DEFAULT_SIMILARITY = 0.65;
 

@@ -106,25 +106,23 @@ export function exactStatement(plan: ExactPlan, p: RankParams, tuning: Tuning = 
 
 /**
  * Session settings for the exact statements, local to their transaction:
- * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements
- *   are short and run on every agent step, so compiling never pays off.
+ * - JIT compiles for ~0.4 s once a plan looks costly (a 100k-row scan does); our statements are
+ *   short and run on every agent step, so compiling never pays off.
  * - Parallel workers (`parallel`, a plan's `workers`, plan.ts) for the threshold statement and,
- *   for streams estimated at 50,000 memories or more, the whole-stream fused relevance
- *   statement; priced as free so the planner uses them where a relation is large enough to scan
- *   in parallel at all. The threshold statement's pass over every distance is then split across
- *   processes (retrieve() paired: 1M memories 0.66× the time; 100k 0.955–0.97×; 10k streams no
- *   parallel plan, unchanged); the fused statement's scans of both tables are
- *   (docs/adr/0020, docs/adr/0014). The planner cannot see this by itself: it prices a vector distance like
- *   an integer comparison. Every other statement runs serially: PostgreSQL 15 can only run a
- *   parallel left join by hashing the vector side, which copies every vector into the hash table
- *   (and spilled 200 MB to disk at 100k inline vectors); serially the narrow memories side is
- *   hashed and vectors are read in place. Workers also slowed small agents there (see
- *   docs/adr/0003). The fused statement reads its vectors' cosines in a subquery of their own
- *   (ranking/relevance/relevance.ts `wholeStreamBase`), so no vector reaches its join.
+ *   for streams estimated at 50,000 memories or more, the whole-stream fused relevance statement;
+ *   priced as free so the planner uses them where a relation is large enough to scan in parallel
+ *   at all. The threshold statement's pass over every distance is then split across processes, as
+ *   are the fused statement's scans of both tables (docs/adr/0020, docs/adr/0014). The planner
+ *   cannot see this by itself: it prices a vector distance like an integer comparison. Every
+ *   other statement runs serially: PostgreSQL 15 can only run a parallel left join by hashing the
+ *   vector side, which copies every vector into the hash table (and spilled 200 MB to disk at
+ *   100k inline vectors); serially the narrow memories side is hashed and vectors are read in
+ *   place (docs/adr/0003). The fused statement reads its vectors' cosines in a subquery of their
+ *   own (ranking/relevance/relevance.ts `wholeStreamBase`), so no vector reaches its join.
  * - work_mem for the join's hash and the candidate CTE (~20 MB at 100k), which spilled to
  *   temporary files at the default 4 MB.
- * - No merge joins: joining a few hundred candidates to the agent's distances (threshold.ts)
- *   by merge sorted every distance row by its text id (~10× the hash join).
+ * - No merge joins: joining a few hundred candidates to the agent's distances (threshold.ts) by
+ *   merge sorted every distance row by its text id (docs/adr/0003).
  * - Sorts, sequential scans and hash joins back on: a fast search that gave up turned them off.
  */
 export async function useExactScan(tx: Pick<Db, "execute">, parallel = false): Promise<void> {

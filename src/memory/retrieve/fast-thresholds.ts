@@ -1,9 +1,7 @@
 /**
- * When `mode: fast` runs its threshold search rather than the exact ranking. Measured
- * (docs/adr/0020, bench:retrieval): for a 10k stream the exact ranking took 16–34 ms and
- * the search 21–295 ms; for the 10k agent in a 1.2M-vector table the search's recall@10 against
- * exact fell to 0.88 (a filtered HNSW walk finds few of a small agent's vectors), while in a
- * 130k table (7.7 % of the vectors) it stayed at 0.99–1.00. Below either bound fast answers
+ * When `mode: fast` runs its threshold search rather than the exact ranking: below minStream the
+ * exact ranking is never slower, and below minShare a filtered HNSW walk passes mostly other
+ * agents' vectors and misses the agent's (docs/adr/0020). Below either bound fast answers
  * exactly, and says `mode: exact`.
  */
 export type FastThresholds = {

@@ -28,7 +28,7 @@ const NAMED_TIME =
 /**
  * Which versions of a fact the ranking lifts for a question (ranking/versions.ts): the newer for a
  * present-state question; none otherwise. Lifting the older version for a past-state question
- * ("before", "used to") was measured and did not pay: it also lifted unrelated memories about the
+ * ("before", "used to") did not pay: it also lifted unrelated memories about the
  * same person above the version asked for (docs/adr/0026), and relevance alone finds it.
  */
 export function liftOf(focus: Focus): "newer" | undefined {

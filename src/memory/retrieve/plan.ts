@@ -70,12 +70,9 @@ export type FastState = {
 };
 
 /**
- * Below this many memories every memory is ranked (full) rather than by the threshold statement.
- * Measured when the lists held up to 11 × 300 memories, which could be the whole stream below
- * 3,300: at 10k the threshold statement answered in 2.1-2.4× the floor against 2.9-3.2× for
- * ranking every memory (bench/explore/exact-floor.ts, docs/adr/0020); below it, the full statement
- * does without planning the lists: 0.6 against 2.2 ms planning, 8.2 against 10.7 ms in all for a
- * 1k agent. Not re-measured for lists of 100.
+ * Below this many memories every memory is ranked (full) rather than by the threshold statement:
+ * the threshold statement's lists could hold the whole stream, so planning them is cost without
+ * pruning (docs/adr/0003, docs/adr/0020).
  */
 export const MIN_STREAM = 3_300;
 
@@ -83,9 +80,7 @@ export const MIN_STREAM = 3_300;
  * Streams of at least this many memories (as the planner's statistics estimate them; agent-state.ts)
  * get parallel workers for the whole-stream fused relevance statement. That statement scans both
  * tables in full (BM25 and the neighbour window need every memory); workers split the two scans.
- * Measured on its own, paired, identical rankings (docs/adr/0014): 0.82× the time at 99k
- * memories, 0.93× at 50k, 1.01× at 25k and 1.20× at 11k, where starting workers costs more than
- * they save.
+ * Below it starting workers costs more than they save (docs/adr/0014).
  */
 export const WORKERS_MIN_STREAM = 50_000;
 
@@ -98,11 +93,11 @@ export type PlanRequest = Pick<
 /**
  * The one place that decides which statement ranks a request, and says why. `auto` always ranks
  * exactly: the fast path is a threshold search that is exact only as far as HNSW returns the
- * nearest vectors in order and finds the farthest one; on random 512-d vectors at 100k it did
- * not, and its recall@10 against exact stayed below 0.99 (docs/adr/0020), so a caller gets it
- * only by asking for `fast`. Even then a stream below `thresholds` ranks exactly: there the exact
- * ranking is the faster one, or the filtered HNSW walk the search relies on misses the agent's
- * vectors. Throws Invalid (400) for what fast cannot do (docs/adr/0023).
+ * nearest vectors in order and finds the farthest one, which on random vectors it does not
+ * (docs/adr/0020), so a caller gets it only by asking for `fast`. Even then a stream below
+ * `thresholds` ranks exactly: there the exact ranking is the faster one, or the filtered HNSW
+ * walk the search relies on misses the agent's vectors. Throws Invalid (400) for what fast cannot
+ * do (docs/adr/0023).
  */
 export function plan(r: PlanRequest, state: StreamState, thresholds: FastThresholds): Plan {
   const exact = exactPlan(r, state);
@@ -188,8 +183,7 @@ export function exactPlan(r: Omit<PlanRequest, "mode">, state: StreamState): Exa
   const kind = r.lexical?.kind ?? "vector";
   const w = r.weights;
   const negative = w.recency < 0 || w.importance < 0 || w.relevance < 0;
-  // The fused statement pays only on large streams (paired against the full statement on the
-  // LoCoMo turns, identical rankings: 0.86x the time at 100k, 1.00x at 10k; docs/adr/0024).
+  // The fused statement pays only on large streams (docs/adr/0024).
   if ((kind === "hybrid" || kind === "contextual") && r.query && !negative && state.large) {
     return {
       statement: "fused",

@@ -42,14 +42,15 @@ export type Ranking = {
  * Named rankings. `paper` is Park et al. 2023 as written (1, 1, 1; 0.99 per hour; cosine).
  * `reference` is the Generative Agents reference code's multipliers (`gw = [0.5, 3, 2]` for
  * recency, relevance, importance in reverie/.../retrieve.py) with the paper's decay and cosine
- * (its per-rank-position recency is the bug we avoid, so only the weights are taken).
- * `balanced`, the service default (docs/adr/0026, bench/explore/tune-default.ts): what the question is
- * about decides (contextual relevance, α 0.6, and the query's time expressions; windowed would
- * find 0.03 more on LoCoMo at 1.7× the time, and its wider window, ADR 0026, more at ~1.4× that);
- * recency and importance only break near-ties (0.1 each, over floored ranges); which version of a fact is
- * current is decided among the best 10 by the question's time focus (`versions`), not by a
- * recency weight over the whole stream; duplicates take one place (`collapseDuplicates`); a question naming someone lifts what that one said or did (`subjects`). Its first form (ADR 0014: relevance 2.25× recency, 0.998
- * per day, contextual α 0.85) put months-old evidence out of the top 10 on unseen conversations.
+ * (its per-rank-position recency is the bug we avoid, so only the weights are taken). `balanced`,
+ * the service default (docs/adr/0026): what the question is about decides (contextual relevance,
+ * α 0.6, and the query's time expressions; windowed finds a little more at ~1.5× the time, beyond
+ * what the default may cost); recency and importance only break near-ties (0.1 each, over floored
+ * ranges); which version of a fact is current is decided among the best 10 by the question's time
+ * focus (`versions`), not by a recency weight over the whole stream; duplicates take one place
+ * (`collapseDuplicates`); a question naming someone lifts what that one said or did (`subjects`).
+ * Recency weighs a tenth of relevance because a heavier one put months-old evidence out of the
+ * top 10 (docs/adr/0026).
  */
 export const PRESETS = {
   paper: {

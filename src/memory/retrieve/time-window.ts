@@ -37,8 +37,8 @@ export type Window = { start: number; end: number };
 
 /**
  * One day on each side: a date said in the user's time zone may be another day in UTC, and
- * a conversation about an event is often stored the day after. On LoCoMo dev ±1 day and
- * 0/+7 days were equal within 0.002 recall@10 (ADR 0014).
+ * a conversation about an event is often stored the day after. A wider window did not find more
+ * (docs/adr/0014).
  */
 export const TIME_WINDOW_SLACK_S = 86_400;
 

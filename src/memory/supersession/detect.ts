@@ -14,8 +14,8 @@ export const SUPERSEDE_CANDIDATES = 5;
 
 /**
  * Cosine similarity below which an earlier memory is not shown (no LLM call when none passes).
- * Versions of one fact sit at 0.61 / 0.71 / 0.87 (10th / 50th / 90th percentile) on the offline
- * USE-lite vectors of the knowledge updates (ranking/versions.ts); the LLM decides among them.
+ * It sits below nearly every pair of versions of one fact with the offline embedder
+ * (docs/adr/0029), so recall is the threshold's and precision the LLM's.
  */
 export const SUPERSEDE_MIN_SIMILARITY = 0.5;
 

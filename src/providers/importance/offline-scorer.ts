@@ -7,8 +7,8 @@ export type OfflineImportanceScorerOptions = { embedder: Embedder; examples?: Im
 
 /**
  * Linear map from the similarity margin to the 1..10 scale: score = round(OFFSET + SLOPE × margin),
- * clamped. Calibrated with `use-lite-512` on obvious cases (`bench/explore/offline-importance-calibration.ts`,
- * ADR 0002): mundane margins reach at most −0.058 (→ 3) and poignant ones at least +0.078 (→ 7).
+ * clamped. Calibrated with `use-lite-512` on obvious cases (docs/adr/0002): mundane margins
+ * reach at most −0.058 (→ 3) and poignant ones at least +0.078 (→ 7).
  * The band between is narrow, so margins below −0.13 give 1 and above +0.19 give 10.
  * Other embedders need other figures.
  */

@@ -8,7 +8,7 @@
  * language.ts): it runs only where the time focus does.
  */
 
-/** The lift per relevance weight. Chosen on LoCoMo dev's tuning half (0.05–0.1 tie there; the smallest). */
+/** The lift per relevance weight: the smallest of the values that did equally well (docs/adr/0039). */
 export const SUBJECT_LIFT = 0.05;
 
 // Capitalised words a question starts sentences or phrases with, and names of times: never a subject.

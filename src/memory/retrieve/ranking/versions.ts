@@ -10,8 +10,8 @@ import type { QueryVector } from "./relevance/kinds";
  *   *older* one takes that one's score: "Alice moved to Berlin" rises to "Alice lives in Paris",
  *   which repeats the question's words;
  * and equal scores go newest first. Past-state questions lift nothing (focus.ts `liftOf`: lifting
- * the older version was measured and did not pay, docs/adr/0026). The lift is reported per memory (`scores.lift`, the score
- * gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
+ * the older version did not pay, docs/adr/0026). The lift is reported per memory (`scores.lift`,
+ * the score gained) and `score` = Σ w·c' + lift. Memories outside the best VERSION_TOP are not moved, so
  * the set of the top VERSION_TOP is the formula's; only its order changes. A memory without a
  * vector of the query's model (stored, or embedded at retrieve time) takes no part.
  *
@@ -28,11 +28,9 @@ export type VersionLift = "newer";
 export const VERSION_TOP = 10;
 
 /**
- * Cosine similarity from which two memories count as versions of one fact. Measured with the
- * offline USE-lite vectors on the generated knowledge updates (bench/explore/tune-default.ts): versions
- * of a fact 0.61 / 0.71 / 0.87 (10th / 50th / 90th percentile), a version and an unrelated memory
- * about the same person 0.43 / 0.54 / 0.63; 0.55 lifts the newer version in 96 % of current-state
- * questions (0.6: 93 %, 0.65: 78 %). A stronger embedder separates them better.
+ * Cosine similarity from which two memories count as versions of one fact: with the offline
+ * embedder, where versions of a fact and unrelated memories about the same person cross
+ * (docs/adr/0026). A stronger embedder separates them better.
  */
 export const VERSION_SIMILARITY = 0.55;
 

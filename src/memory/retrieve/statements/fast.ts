@@ -16,12 +16,9 @@ const IMPORTANCE_MIN = 1;
 const IMPORTANCE_MAX = 10;
 
 /**
- * The first round's depths; each further round doubles both. 200 (and 800): at 100k memories
- * (bench:retrieval's data, default weights) a first round of 100 was certain for none of 12
- * independent-data queries and 1 of 12 clustered ones, and cost ~20 ms of the ~30 ms a round of
- * 200 takes. Paired against 100/400 (30 queries, 2026-11-25): fastRank p50 61.3 → 40.5 ms
- * clustered, 55.8 → 35.8 ms independent, 95 → 111 ms random (where HNSW is seen to skip vectors
- * and the round gives up either way). 200/400 and 300/600 needed a second round on independent data.
+ * The first round's depths; each further round doubles both. 200 (and 800): a first round of 100
+ * was almost never certain at 100k memories, so it was paid for and followed by a second one;
+ * 200/800 usually settles in one round (docs/adr/0020).
  */
 export function firstDepth(k: number): Depth {
   const n = Math.max(200, 10 * k);
@@ -176,12 +173,9 @@ export async function useIndexPaths(tx: Pick<Db, "execute">): Promise<void> {
 }
 
 /**
- * The HNSW candidate queue (hnsw.ef_search) of every round. At 100k (bench/explore/fast-path.ts, 20
- * queries, docs/adr/0020) ef 100 let the walk settle in a wrong region on some clustered queries
- * (best found 0.16 against a true 0.91) and missed two thirds of the vectors above the last
- * returned one on random data, which τ assumes were all returned: recall@10 0.94 / 0.975;
- * ef 400 gave 0.985 / 0.985; ef 1,000 gave 0.995 / 1.00 but took 136 / 639 ms, more than the
- * exact scan on random data.
+ * The HNSW candidate queue (hnsw.ef_search) of every round. A smaller queue lets the walk settle
+ * in a wrong region and skip vectors above the last one returned, which τ assumes were all
+ * returned; a larger one costs more than the exact scan (docs/adr/0020).
  */
 const EF_SEARCH = 400;
 

@@ -65,9 +65,9 @@ export const PHASE_SIZES: PhaseSizes = {
 
 /**
  * A stream the planner estimates under PHASES_FULL_FROM memories is seeded with half as many by
- * vector and by words: every seed costs what it does at 100k while fewer memories could rank. At
- * 10k: 61.8 against 68.3 ms p50, top-10 agreement with exact 0.995 either way
- * (docs/adr/0032). An estimate missing (never analyzed) counts as large.
+ * vector and by words: every seed costs what it does at 100k while fewer memories could rank, and
+ * half as many agree with exact as well (docs/adr/0032). An estimate missing (never analyzed)
+ * counts as large.
  */
 export const PHASES_FULL_FROM = 20_000;
 export const SMALL_PHASE_SIZES: PhaseSizes = { ...PHASE_SIZES, vector: 100, lexical: 100 };
@@ -84,8 +84,8 @@ export const SMALL_PHASE_SIZES: PhaseSizes = { ...PHASE_SIZES, vector: 100, lexi
  *    (select.ts) with the version lift, and duplicate collapse on its rows (retrieve.ts).
  * Exact where its inputs are: recency and importance bounds are the stream's (btree endpoints),
  * BM25's count and average length the stream's (lexicon statistics), a rare lexeme's df its
- * postings. Approximate, and measured (bench/default-speed.ts `scale`, eval:locomo,
- * test/memory/retrieve-phased.test.ts): the nearest as HNSW finds them; the cosine's and
+ * postings. Approximate (its agreement with exact is held by test/memory/retrieve-phased.test.ts):
+ * the nearest as HNSW finds them; the cosine's and
  * contextual relevance's ranges, taken over the scored memories; a common lexeme's df; with a
  * time window the bounds stay the stream's.
  */

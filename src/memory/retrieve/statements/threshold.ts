@@ -7,12 +7,9 @@ import type { RankParams } from "./params";
 import { scoreAndSelect } from "./select";
 
 /**
- * Memories in the recency + importance list (and per importance level). 100 against 300, the
- * threshold statement alone, paired per query (`bench/explore/exact-floor.ts --lists 300,150,100`,
- * 2026-11-25, the default's and the paper's weights): 0.87-0.90× the time for a 10k agent,
- * 0.85-0.89× for the 10k agent in the 130k table, 0.96-1.00× at 100k; 150 in between; 50 and
- * 1,000 worse (a looser bound lets more candidates through; a longer list costs its own sort).
- * Results are the same at every size (the bound adapts; the bench checks it).
+ * Memories in the recency + importance list (and per importance level): shorter lists loosen the
+ * bound and let more candidates through, longer ones cost their own sort; 100 was the fastest
+ * (docs/adr/0020). Results are the same at every size (the bound adapts).
  */
 export const RECENT_IMPORTANT = 100;
 /** Memories taken by relevance alone to seed the k-th score. */

@@ -6,14 +6,13 @@ import { freshSql } from "./vector";
 const PARALLEL = 1e-9;
 
 /**
- * The question form of windowed relevance (kinds.ts, ASKS_PATTERN): CTEs ending in
- * `rel_q (f, qf)`, the agent's form direction (unit; NULL with fewer than FORM_MIN memories of
- * either form) and the query's component along it. The direction is the stream's (of the agent's
- * newest FORM_SAMPLE memories, those with a vector of the query's model, stored or embedded at
- * retrieve time), whatever the filters: a time window's few sessions estimate it worse (LoCoMo dev
- * tuning half 0.836 against 0.838 over the stream). The newest are read by the
- * (agent_id, created_at, id) index before any vector is. pgvector's float4 arithmetic: unit
- * vectors by l2_normalize, means by avg, the difference by `-`.
+ * The question form of windowed relevance (kinds.ts, ASKS_PATTERN): CTEs ending in `rel_q (f,
+ * qf)`, the agent's form direction (unit; NULL with fewer than FORM_MIN memories of either form)
+ * and the query's component along it. The direction is the stream's (of the agent's newest
+ * FORM_SAMPLE memories, those with a vector of the query's model, stored or embedded at retrieve
+ * time), whatever the filters: a time window's few sessions estimate it worse. The newest are
+ * read by the (agent_id, created_at, id) index before any vector is. pgvector's float4
+ * arithmetic: unit vectors by l2_normalize, means by avg, the difference by `-`.
  */
 export function formCtes(agentId: string, vector: QueryVector, fresh: FreshVector[]): SQL {
   const f = freshSql(fresh, "m.id");

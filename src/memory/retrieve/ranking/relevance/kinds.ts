@@ -25,32 +25,27 @@ export type FreshVector = { id: string; vector: string; dimensions: number };
  */
 export type LexicalQuery = { kind: Exclude<RelevanceKind, "vector">; text: string; vectorShare?: number };
 
-/**
- * BM25's usual constants (Robertson; Lucene's defaults). On LoCoMo dev other values within
- * k1 0.9–1.6, b 0.5–0.9 moved recall@10 by ≤ 0.01, so the textbook ones are kept.
- */
+/** BM25's textbook constants (Robertson; Lucene's defaults): tuning them did not pay (docs/adr/0008). */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
 /**
- * Share of the vector part in hybrid relevance: α·cosine' + (1 − α)·lexical'. Measured on
- * LoCoMo dev (docs/adr/0008-hybrid-relevance.md); the request field `vectorShare` and the
- * presets may set another (ADR 0014).
+ * Share of the vector part in hybrid relevance: α·cosine' + (1 − α)·lexical'; the middle of a flat
+ * plateau (docs/adr/0008). The request field `vectorShare` and the presets may set another.
  */
 export const HYBRID_VECTOR_SHARE = 0.6;
 
 /**
  * Contextual relevance: hybrid' + this share × max(hybrid' of the previous and the next memory
  * of the candidate set by createdAt). A turn that answers a question is often the reply to, or
- * followed by, the turn that names its subject. Measured on LoCoMo dev (docs/adr/0014).
+ * followed by, the turn that names its subject (docs/adr/0008, docs/adr/0014).
  */
 export const CONTEXT_SHARE = 0.7;
 
 /**
  * Neighbours (contextual and windowed relevance) are memories of the same conversation: the
- * previous or next memory by createdAt counts only when created at most this many seconds apart.
- * On LoCoMo turns are 30 s apart within a session and days apart between sessions; on a stream of
- * unrelated observations (`npm run example`) the memory written days later is no context, and
- * lifting a memory by its unrelated neighbour put it first (docs/adr/0026).
+ * previous or next memory by createdAt counts only when created at most this many seconds apart:
+ * a memory written days later is no context, and lifting by it put an unrelated memory first
+ * (docs/adr/0026).
  */
 export const NEIGHBOUR_GAP_S = 3_600;
 
@@ -58,11 +53,9 @@ export const NEIGHBOUR_GAP_S = 3_600;
  * Windowed relevance = contextual relevance whose lexical part is BM25F over the memory's text
  * and, as a second field, its neighbours' text: up to CONTEXT_FIELD_REACH memories either side
  * (of the same run, NEIGHBOUR_GAP_S), the nearest at weight CONTEXT_FIELD_WEIGHT, each place
- * further × CONTEXT_FIELD_DECAY (bm25.ts). ±1 at 0.5 lifted contextual's 0.781 recall@10 on
- * LoCoMo dev with the time filter to 0.809 (docs/adr/0008); ±5 at 0.5, 0.35,
- * 0.245, 0.17, 0.12 lifts recall@10 on the tuning half 0.816 → 0.835 and on the held-out half
- * 0.803 → 0.816, at 1.35–1.41× ±1's time at 10k memories (docs/adr/0026). Not the default's: it ranks old facts that share the
- * question's words higher, and the knowledge-update margin shrinks (ADR 0014).
+ * further × CONTEXT_FIELD_DECAY (bm25.ts). The answering turn often shares words only with one a
+ * few turns earlier that named the subject, hence five places, not one (docs/adr/0026). Opt-in,
+ * not the default's: it costs ~1.4× contextual's time (docs/adr/0008).
  */
 export const CONTEXT_FIELD_WEIGHT = 0.5;
 export const CONTEXT_FIELD_REACH = 5;
@@ -71,23 +64,21 @@ export const CONTEXT_FIELD_DECAY = 0.7;
 /**
  * Windowed relevance compares meaning without the question form. A sentence encoder puts a
  * question near other questions, so for a question the memories that ask something (the other
- * speaker's "What got you into running?") outrank the statement that answers it: a third of a
- * LoCoMo top 10 asked, against a quarter of the stream and a tenth of the evidence. The form is
+ * speaker's "What got you into running?") outrank the statement that answers it. The form is
  * a direction of the agent's stream (its newest FORM_SAMPLE memories): from the mean of its
  * statements' unit vectors to the mean of its questions' (a memory asks when its text ends with a
  * question mark, closing quotes and brackets aside: ASKS_PATTERN). The cosine is taken with that
  * direction projected out of the memory's and the query's unit vectors:
  * (cos − q·f · d·f) / √((1 − (q·f)²)(1 − (d·f)²)). With
  * fewer than FORM_MIN memories of either form the direction is not estimated and the cosine is
- * the plain one. LoCoMo dev recall@10, windowed alone + time filter: tuning half 0.835 → 0.838,
- * held-out half 0.816 → 0.822 (docs/adr/0026).
+ * the plain one. A small gain, kept because it is bounded (FORM_SAMPLE; docs/adr/0026).
  */
 export const ASKS_PATTERN = "[?？][\"'”’)\\]]*\\s*$";
 export const FORM_MIN = 10;
 /**
- * The direction is estimated from the agent's newest FORM_SAMPLE memories (those with a vector):
- * averaging every vector of a 10k stream took 54 ms a query, the newest 2,000 take 18 ms, and a
- * stream's form direction needs no more (LoCoMo's streams hold 400–700).
+ * The direction is estimated from the agent's newest FORM_SAMPLE memories (those with a vector),
+ * so its cost per query is bounded whatever the stream's size; a direction needs no more
+ * (docs/adr/0026).
  */
 export const FORM_SAMPLE = 2_000;
 

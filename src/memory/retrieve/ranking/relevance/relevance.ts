@@ -25,7 +25,7 @@ import { cosineSql, freshSql } from "./vector";
  * The vector join names the agent as a constant: a vector always belongs to its memory's agent
  * (store.ts copies it), and saying so lets the planner read only the agent's vectors through
  * `memory_embeddings (agent_id, model)` instead of every vector of the model in the table
- * (2.3× the floor for a 10k agent in a 130k-row table before; see ADR 0003).
+ * (docs/adr/0003).
  * `source`, when set, replaces `memories ${join} WHERE ${where}` in the caller's candidate CTE:
  * a CTE aliased `memories` that already holds exactly the candidates with the columns ranking
  * reads (id, kind, last_accessed_at, importance) and `rel`. Hybrid and contextual relevance scan
@@ -151,10 +151,10 @@ export function relevanceSql(
 /**
  * `rel_base` when the candidates are the agent's whole stream (no filter, no time window): each
  * table is read by a subquery of its own (OFFSET 0 keeps it one), joined on the id. Joining the
- * tables themselves carried every candidate's tsvector, the last column of a wide row, through the
- * join: the default statement at 11k memories takes 0.91× the time (median of paired runs;
- * docs/adr/0014). With filters or a time window the join comes first (relevanceSql), so
- * only the candidates' cosines are computed. The cosine is the stored vector's, else the fresh one's.
+ * tables themselves carried every candidate's tsvector, the last column of a wide row, through
+ * the join (~0.9× the time at 11k memories this way). With filters or a time window the join
+ * comes first (relevanceSql), so only the candidates' cosines are computed. The cosine is the
+ * stored vector's, else the fresh one's.
  */
 function wholeStreamBase(
   agentId: string,
