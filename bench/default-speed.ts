@@ -59,6 +59,7 @@ import {
   type Query,
   readLocomo,
 } from "./lib/locomo";
+import { ownDatabase } from "./lib/own-database";
 import { pairedRuns, pairedSummary, retrieveOf } from "./lib/paired";
 import { printTable, quantile, writeResults } from "./lib/stats";
 import { printTargets, type Target } from "./lib/targets";
@@ -734,16 +735,6 @@ async function scaledAgent(size: number, tag = ""): Promise<string> {
 }
 
 /** A database of the bench's own on the local server (never a test one), created if missing. */
-async function ownDatabase(name: string): Promise<string> {
-  const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  if ((await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length === 0)
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 async function openSystem(env: Record<string, string>): Promise<System> {
   return composeSystem(

@@ -16,7 +16,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { composeSystem } from "../src/compose";
 import { loadConfig } from "../src/config";
 import { queryRows } from "../src/db/client";
@@ -25,6 +24,7 @@ import { retrieve } from "../src/memory/retrieve/retrieve";
 import { compactAgent } from "../src/memory/tiers/compact";
 import { startProbe } from "../test/support/hostile";
 import { spawnEntry } from "../test/support/spawn";
+import { ownDatabase } from "./lib/own-database";
 import { pairedRuns, pairedSummary } from "./lib/paired";
 import { printTable, writeResults } from "./lib/stats";
 
@@ -256,15 +256,4 @@ console.log(`results: ${writeResults("tiers", { at: new Date().toISOString(), ta
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function ownDatabase(name: string): Promise<string> {
-  const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  if ((await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`).length === 0)
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
 }

@@ -1,13 +1,15 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/api/app";
-import { composeSystem, type System } from "../../src/compose";
-import { loadConfig } from "../../src/config";
 import { queryRows } from "../../src/db/client";
-import { silentLogger } from "../../src/lib/logger";
 import { retainAgent } from "../../src/memory/retention/retain";
 import { SETUP_MS, uniq } from "../support/env";
-import { fixedClock, startTestSystem, type TestSystem, testSystemEnv } from "../support/system";
+import {
+  type EmbeddedBeside,
+  fixedClock,
+  startEmbeddedBeside,
+  startTestSystem,
+  type TestSystem,
+} from "../support/system";
 
 // The history of a memory's edits: each PATCH that changes its description, importance or metadata
 // keeps the values it replaced; GET …/history answers them newest first; they go with the memory.
@@ -27,25 +29,10 @@ type Revision = {
 type History = { memoryId: string; revisions: Revision[]; nextCursor: string | null };
 
 let pg: TestSystem;
-let lite: { system: System; call: Call };
+let lite: EmbeddedBeside;
 beforeAll(async () => {
   pg = await startTestSystem({ clock });
-  const { DATABASE_URL: _, ...env } = testSystemEnv(pg.stub.url);
-  const system = await composeSystem(loadConfig({ ...env, MEMSTREAM_DATA_DIR: "memory://" }), silentLogger, {
-    clock,
-  });
-  const app = createApp(system.app);
-  lite = {
-    system,
-    call: (method, path, body) =>
-      Promise.resolve(
-        app.request(path, {
-          method,
-          headers: { "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-      ),
-  };
+  lite = await startEmbeddedBeside(pg, { clock });
 }, SETUP_MS);
 afterAll(async () => {
   await lite?.system.close();

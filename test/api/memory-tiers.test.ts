@@ -1,12 +1,15 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/api/app";
-import { composeSystem, type System } from "../../src/compose";
-import { loadConfig } from "../../src/config";
+import type { System } from "../../src/compose";
 import { queryRows } from "../../src/db/client";
-import { silentLogger } from "../../src/lib/logger";
 import { SETUP_MS, uniq } from "../support/env";
-import { fixedClock, startTestSystem, type TestSystem, testSystemEnv } from "../support/system";
+import {
+  type EmbeddedBeside,
+  fixedClock,
+  startEmbeddedBeside,
+  startTestSystem,
+  type TestSystem,
+} from "../support/system";
 
 // Tiers: compaction moves older observations behind summaries into the archive; retrieve ranks
 // recent + summary, expands a summary into its members, promotes what is expanded often; every
@@ -27,26 +30,10 @@ type Mem = {
 };
 
 let pg: TestSystem;
-let lite: { system: System; call: Call; app: ReturnType<typeof createApp> };
+let lite: EmbeddedBeside;
 beforeAll(async () => {
   pg = await startTestSystem({ clock });
-  const { DATABASE_URL: _, ...env } = testSystemEnv(pg.stub.url);
-  const system = await composeSystem(loadConfig({ ...env, MEMSTREAM_DATA_DIR: "memory://" }), silentLogger, {
-    clock,
-  });
-  const app = createApp(system.app);
-  lite = {
-    system,
-    app,
-    call: (method, path, body) =>
-      Promise.resolve(
-        app.request(path, {
-          method,
-          headers: { "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-      ),
-  };
+  lite = await startEmbeddedBeside(pg, { clock });
 }, SETUP_MS);
 afterAll(async () => {
   await lite?.system.close();

@@ -90,3 +90,36 @@ export const fixedClock = (iso: string): Clock & { set(iso: string): void } => {
   let t = new Date(iso);
   return { now: () => new Date(t), set: (s) => (t = new Date(s)) };
 };
+
+/** A system on embedded PGlite in memory beside `pg`, with the same model stub: both backends in one test. */
+export type EmbeddedBeside = {
+  system: System;
+  app: ReturnType<typeof createApp>;
+  /** JSON request through its app in-process. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+};
+
+export async function startEmbeddedBeside(
+  pg: TestSystem,
+  opts: { clock?: Clock } = {},
+): Promise<EmbeddedBeside> {
+  const { DATABASE_URL: _, ...env } = testSystemEnv(pg.stub.url);
+  const system = await composeSystem(
+    loadConfig({ ...env, MEMSTREAM_DATA_DIR: "memory://" }),
+    silentLogger,
+    opts.clock ? { clock: opts.clock } : {},
+  );
+  const app = createApp(system.app);
+  return {
+    system,
+    app,
+    call: (method, path, body) =>
+      Promise.resolve(
+        app.request(path, {
+          method,
+          headers: { "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      ),
+  };
+}
