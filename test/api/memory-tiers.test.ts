@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { System } from "../../src/compose";
 import { queryRows } from "../../src/db/client";
+import { importanceSinceLastReflection } from "../../src/memory/reflect/should-reflect";
 import { SETUP_MS, uniq } from "../support/env";
 import {
   type EmbeddedBeside,
@@ -133,6 +134,9 @@ describe.each(["postgres", "pglite"] as const)(
       expect(run.compaction).toMatchObject({ summaries: 2, archived: 11, more: false });
       // Idempotent: nothing older is left to compact.
       expect((await compact(call, agent)).compaction).toMatchObject({ summaries: 0, archived: 0 });
+
+      // A summary's importance is its members', counted when they were written: not toward a reflection again.
+      expect(await importanceSinceLastReflection(system().database.db, agent)).toBe(5 + 5);
 
       const stats = await ok<{ total: number; tiers: Record<string, number> }>(
         call("GET", `/v1/agents/${enc(agent)}/stats`),

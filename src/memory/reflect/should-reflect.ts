@@ -1,7 +1,8 @@
 /**
  * The threshold trigger (paper: reflect when the summed importance of the latest events reaches
  * 150). Rule, in docs/adr/0005-reflection-runs.md: the sum counts memories other than reflections
- * (and document sections: reference text, not experience) inserted after the start of the agent's latest succeeded or running run.
+ * (and document sections: reference text, not experience; and summaries: their members counted
+ * when they were written) inserted after the start of the agent's latest succeeded or running run.
  */
 import { desc, eq, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
@@ -12,7 +13,7 @@ import { abandonThresholdRun } from "./runs";
 import type { ReflectAgentDeps } from "./types";
 
 /**
- * Summed importance of the agent's scored memories other than reflections and document sections inserted (wall clock) after the
+ * Summed importance of the agent's scored memories other than reflections, document sections and summaries inserted (wall clock) after the
  * latest succeeded or running reflection started; all of them when there was none. One statement.
  * Failed runs do not reset the sum, so the next important memory retries the reflection.
  */
@@ -23,7 +24,7 @@ export async function importanceSinceLastReflection(
   const [row] = await queryRows<{ total: string | number }>(
     db,
     sql`SELECT coalesce(sum(m.importance), 0) AS total FROM memories m
-      WHERE m.agent_id = ${agentId} AND m.kind NOT IN ('reflection', 'document') AND m.importance IS NOT NULL
+      WHERE m.agent_id = ${agentId} AND m.kind NOT IN ('reflection', 'document', 'summary') AND m.importance IS NOT NULL
         AND m.inserted_at > coalesce(
           (SELECT max(r.started_at) FROM reflection_runs r
             WHERE r.agent_id = ${agentId} AND r.status IN ('succeeded', 'running')),
