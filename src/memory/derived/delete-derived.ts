@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { textArray } from "../../db/text-array";
 import { deleteRows } from "../delete-rows";
 import { releaseSuperseded } from "../supersede";
 import { rewordSummaries } from "../tiers/reword";
@@ -47,10 +48,7 @@ export async function deleteDerived(
       next.push(g.id);
     }
     for (let i = 0; i < frontier.length; i += CHUNK) {
-      const ids = sql`ARRAY[${sql.join(
-        frontier.slice(i, i + CHUNK).map((id) => sql`${id}`),
-        sql`, `,
-      )}]::text[]`;
+      const ids = textArray(frontier.slice(i, i + CHUNK));
       const citing = await queryRows<{ id: string }>(
         tx,
         sql`SELECT id FROM memories

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
 import { isoUtc } from "../../db/iso";
+import { textArray } from "../../db/text-array";
 import type { Memory, MemoryKind } from "../types";
 
 /** The columns of an archived memory as `toArchivedMemory` reads them (raw SQL, ISO times). */
@@ -64,10 +65,7 @@ export async function readArchived(
   const rows = await queryRows<ArchivedRecord>(
     db,
     sql`SELECT ${ARCHIVED_COLUMNS} FROM memory_archive a
-      WHERE a.agent_id = ${agentId} AND a.id = ANY(ARRAY[${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )}]::text[])`,
+      WHERE a.agent_id = ${agentId} AND a.id = ANY(${textArray(ids)})`,
   );
   return rows.map(toArchivedMemory);
 }

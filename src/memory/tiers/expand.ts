@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client";
+import { textArray } from "../../db/text-array";
 import { FIELDS, target } from "../enrichment/fields";
 import { expandedRelevance } from "../retrieve/ranking/expanded";
 import type { QueryVector } from "../retrieve/ranking/relevance/kinds";
@@ -8,12 +9,6 @@ import { ARCHIVED_COLUMNS, type ArchivedRecord, toArchivedMemory } from "./archi
 
 /** Members restored per summary by default, and at most. */
 export const EXPAND_DEFAULTS = { perSummary: 3, max: 20 } as const;
-
-const list = (xs: readonly string[]) =>
-  sql`ARRAY[${sql.join(
-    xs.map((x) => sql`${x}`),
-    sql`, `,
-  )}]::text[]`;
 
 /**
  * The archived members of summaries `summaryIds`, best first per summary, at most `perSummary`
@@ -46,7 +41,7 @@ export async function expandSummaries(
     db,
     sql`SELECT ${ARCHIVED_COLUMNS}, ${similarity} AS similarity, ${words}
       FROM memory_archive a
-      WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${list(summaryIds)})`,
+      WHERE a.agent_id = ${agentId} AND a.summary_id = ANY(${textArray(summaryIds)})`,
   );
   const relevance = expandedRelevance(read, read[0]?.q ?? "");
   const rows = read;
@@ -93,7 +88,7 @@ export async function countExpansions(
       tx,
       sql`UPDATE memory_archive SET expansions = expansions + 1,
           last_accessed_at = greatest(last_accessed_at, ${now.toISOString()}::timestamptz)
-        WHERE agent_id = ${agentId} AND id = ANY(${list([...ids].sort())})
+        WHERE agent_id = ${agentId} AND id = ANY(${textArray([...ids].sort())})
         RETURNING id, expansions`,
     );
     if (promoteAfter <= 0) return [];
@@ -114,7 +109,7 @@ export async function promote(
   ids: readonly string[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  const these = list(ids);
+  const these = textArray(ids);
   await tx.execute(sql`
     INSERT INTO memories (id, agent_id, kind, description, created_at, last_accessed_at, inserted_at, updated_at,
       revision, importance, ${target(FIELDS.importance.status)}, importance_source, ${target(FIELDS.embedding.status)},

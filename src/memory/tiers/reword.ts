@@ -1,15 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/client";
+import { textArray } from "../../db/text-array";
 import { summarize } from "./summarize";
 
 type Tx = Pick<Db, "execute">;
-
-const ids = (xs: readonly string[]) =>
-  sql`ARRAY[${sql.join(
-    xs.map((x) => sql`${x}`),
-    sql`, `,
-  )}]::text[]`;
 
 /**
  * After memories `deleted` were deleted in `tx`: each summary citing one is worded again from the
@@ -28,7 +23,7 @@ export async function rewordSummaries(
     tx,
     sql`SELECT id, citations, metadata FROM memories
       WHERE agent_id = ${agentId} AND kind = 'summary' AND cardinality(citations) > 0
-        AND citations && ${ids(deleted)}
+        AND citations && ${textArray(deleted)}
       ORDER BY id COLLATE "C" FOR UPDATE`,
   );
   const empty: string[] = [];
@@ -45,12 +40,12 @@ export async function rewordSummaries(
         }>(
           tx,
           sql`SELECT a.id, a.description, a.created_at::text AS created_at, a.importance, a.embedding::text AS vector
-            FROM memory_archive a WHERE a.agent_id = ${agentId} AND a.id = ANY(${ids(left)})
+            FROM memory_archive a WHERE a.agent_id = ${agentId} AND a.id = ANY(${textArray(left)})
             UNION ALL
             SELECT m.id, m.description, m.created_at::text, m.importance, e.embedding::text
             FROM memories m JOIN memory_embeddings e ON e.agent_id = m.agent_id AND e.memory_id = m.id
               AND e.model = m.embedding_model
-            WHERE m.agent_id = ${agentId} AND m.id = ANY(${ids(left)})
+            WHERE m.agent_id = ${agentId} AND m.id = ANY(${textArray(left)})
             ORDER BY 3, 1`,
         )
       : [];
@@ -72,7 +67,7 @@ export async function rewordSummaries(
       summary: { ...(s.metadata.summary as object), members: members.length, reworded: true },
     };
     await tx.execute(sql`
-      UPDATE memories SET description = ${summary.description}, citations = ${ids(members.map((m) => m.id))},
+      UPDATE memories SET description = ${summary.description}, citations = ${textArray(members.map((m) => m.id))},
         importance = ${summary.importance}, metadata = ${JSON.stringify(meta)}::jsonb,
         revision = revision + 1
       WHERE agent_id = ${agentId} AND id = ${s.id}`);
